@@ -1,0 +1,76 @@
+// Error codes and the error value. Code names are stable API: they appear in JSON and databases.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "inputanim/format.hpp"
+
+namespace inputanim {
+
+enum class errc : std::uint8_t {
+    ok,
+    // structure (FORMAT.md section 6)
+    truncated,
+    bad_magic,
+    unsupported_version,
+    bad_flag,
+    bad_wrap_mode,
+    negative_count,
+    bad_marker,
+    trailing_bytes,
+    limit_exceeded,
+    // content (level full)
+    non_finite,
+    bad_bool_value,
+    bad_weighted_mode,
+    unsorted_keys,
+    bad_utf8,
+};
+
+// The stable name of a code: "truncated", "bad_magic", ...
+std::string_view error_name(errc code) noexcept;
+// Content errors are found only by level full; the rest by the structure walk.
+constexpr bool is_structural(errc code) noexcept {
+    return code != errc::ok && code < errc::non_finite;
+}
+
+// Which configured limit a `limit_exceeded` error passed.
+enum class limit_kind : std::uint8_t {
+    none,
+    bytes,
+    keyframes_per_curve,
+    total_keyframes,
+    markers,
+    marker_name_bytes
+};
+std::string_view limit_name(limit_kind kind) noexcept;
+
+// Where in the file an error sits.
+enum class error_place : std::uint8_t { none, header, curve, markers, trailer };
+
+struct error {
+    errc code = errc::ok;
+    // Byte offset of the offending field from the start of the file.
+    std::uint64_t offset = 0;
+    error_place place = error_place::none;
+    // The curve, when place == curve.
+    curve_id curve{};
+    // Keyframe index (place == curve) or marker index (place == markers); -1 when the error is
+    // not about one keyframe or marker.
+    std::int64_t index = -1;
+    limit_kind limit = limit_kind::none;
+
+    explicit operator bool() const noexcept { return code != errc::ok; }
+
+    // "camera.position.x", "markers", or "" for the header and trailer.
+    std::string_view path() const noexcept;
+    // A sentence for a person, such as "curve hand.left.tracked: keyframe 3 has value 0.5 ...".
+    // The one place that allocates: call it when reporting, not while walking.
+    std::string message() const;
+
+    friend bool operator==(const error&, const error&) = default;
+};
+
+}  // namespace inputanim

@@ -1,0 +1,11 @@
+// One include for users of the library.
+#pragma once
+
+#include "inputanim/error.hpp"
+#include "inputanim/format.hpp"
+#include "inputanim/mapped_file.hpp"
+#include "inputanim/reader.hpp"
+#include "inputanim/recording.hpp"
+#include "inputanim/validate.hpp"
+#include "inputanim/views.hpp"
+#include "inputanim/writer.hpp"

@@ -1,0 +1,34 @@
+// A read-only memory mapping of a file, owned and move-only. No Boost in this header.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <system_error>
+
+namespace inputanim {
+
+class mapped_file {
+public:
+    mapped_file() noexcept;
+    mapped_file(mapped_file&&) noexcept;
+    mapped_file& operator=(mapped_file&&) noexcept;
+    mapped_file(const mapped_file&) = delete;
+    mapped_file& operator=(const mapped_file&) = delete;
+    ~mapped_file();
+
+    // Maps `path` read-only. On failure returns an empty mapping and sets `ec`:
+    // no_such_file_or_directory, permission_denied, is_a_directory, or io_error. An empty file
+    // maps to an empty span without error.
+    static mapped_file open(const std::filesystem::path& path, std::error_code& ec) noexcept;
+
+    std::span<const std::byte> bytes() const noexcept;
+    std::size_t size() const noexcept { return bytes().size(); }
+
+private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+}  // namespace inputanim

@@ -1,0 +1,101 @@
+// The pull parser: the only code that walks the file layout. Forward-only, no allocation,
+// errors as values. Every count is checked against the bytes left before anything is yielded.
+//
+//     inputanim::reader r(bytes);
+//     for (auto item = r.next(); item == inputanim::item::curve; item = r.next()) { ... }
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+
+#include "inputanim/error.hpp"
+#include "inputanim/format.hpp"
+#include "inputanim/views.hpp"
+
+namespace inputanim {
+
+// Configurable ceilings for untrusted input; passing one is `limit_exceeded`.
+struct limits {
+    std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max();
+    std::uint32_t max_keyframes_per_curve = std::numeric_limits<std::int32_t>::max();
+    std::uint64_t max_total_keyframes = std::numeric_limits<std::uint64_t>::max();
+    std::uint32_t max_markers = std::numeric_limits<std::int32_t>::max();
+    std::uint32_t max_marker_name_bytes = std::numeric_limits<std::int32_t>::max();
+};
+
+struct read_options {
+    // Applies to v1.1 files; v1.0 files are always `full`.
+    layout_choice layout = layout_choice::automatic;
+    inputanim::limits limits{};
+};
+
+struct file_header {
+    int major = 0;
+    int minor = 0;
+    inputanim::layout layout = layout::full;
+    block_flags blocks{};
+    std::uint16_t curve_count = 0;
+};
+
+// What `reader::next` reached.
+enum class item : std::uint8_t { curve, marker, end, error };
+
+class reader {
+public:
+    explicit reader(std::span<const std::byte> bytes, const read_options& options = {}) noexcept;
+
+    // Reads the header (and, for v1.1 with layout `automatic`, walks the curve headers to pick
+    // the layout). Called by the first `next` if not called before.
+    const inputanim::error& open() noexcept;
+
+    // The next curve, then each marker, then `end`, or `error` at the first structural error.
+    // After `end` or `error` it keeps returning the same.
+    item next() noexcept;
+
+    // Valid after `next` returned curve / marker / error respectively.
+    const curve_view& curve() const noexcept { return curve_; }
+    const marker_view& marker() const noexcept { return marker_; }
+    const inputanim::error& error() const noexcept { return error_; }
+
+    // Valid once open succeeded.
+    const file_header& header() const noexcept { return header_; }
+    // Valid once the curves are done: whether the file has a marker list, and its count.
+    bool has_marker_list() const noexcept { return has_markers_; }
+    std::uint32_t marker_count() const noexcept { return marker_count_; }
+    // Sum of the keyframe counts of the curves yielded so far.
+    std::uint64_t total_keyframes() const noexcept { return total_keys_; }
+
+    std::span<const std::byte> bytes() const noexcept { return bytes_; }
+    // Offset of the next unread byte.
+    std::uint64_t position() const noexcept { return pos_; }
+
+private:
+    enum class state : std::uint8_t { start, curves, marker_list, markers, done, failed };
+
+    item fail(errc code, std::uint64_t offset, error_place place, std::int64_t index = -1,
+              limit_kind limit = limit_kind::none) noexcept;
+    bool fail_header(errc code, std::uint64_t offset) noexcept;
+    bool read_header() noexcept;
+    item next_curve() noexcept;
+    item next_marker_list() noexcept;
+    item next_marker() noexcept;
+    std::size_t remaining() const noexcept { return bytes_.size() - pos_; }
+
+    std::span<const std::byte> bytes_;
+    read_options options_;
+    file_header header_{};
+    state state_ = state::start;
+    std::uint64_t pos_ = 0;
+    std::uint16_t next_curve_ = 0;
+    std::uint32_t marker_count_ = 0;
+    std::uint32_t next_marker_ = 0;
+    bool has_markers_ = false;
+    std::uint64_t total_keys_ = 0;
+    curve_view curve_{};
+    marker_view marker_{};
+    inputanim::error error_{};
+};
+
+}  // namespace inputanim

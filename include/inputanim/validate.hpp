@@ -1,0 +1,67 @@
+// Validation (FORMAT.md section 6): the structure pass is the reader's walk; level full then
+// checks every keyframe and marker in file order. Reports the first error and the warnings.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "inputanim/recording.hpp"
+
+namespace inputanim {
+
+enum class level : std::uint8_t { structure, full };
+
+struct validate_options {
+    inputanim::level level = level::full;
+    layout_choice layout = layout_choice::automatic;
+    inputanim::limits limits{};
+};
+
+// Warnings never make a file invalid.
+enum class warning_code : std::uint8_t {
+    // rotation.w has one key while x, y and z have several (MRTK issue 9831).
+    dropped_rotation_w,
+    // A rotation whose four curves have keys at the same time far from unit length (level full).
+    non_unit_quaternion,
+    // A curve whose first key time is negative.
+    negative_time,
+};
+std::string_view warning_name(warning_code code) noexcept;
+
+struct warning {
+    warning_code code{};
+    curve_id curve{};
+    // The first keyframe concerned (-1 when not about one key) and how many are concerned.
+    std::int64_t keyframe = -1;
+    std::uint32_t count = 0;
+    // The offending quantity: the quaternion length, or the negative time.
+    float value = 0.0f;
+
+    std::string_view path() const noexcept { return curve_path(curve); }
+    std::string message() const;
+};
+
+struct report {
+    inputanim::error error{};
+    inputanim::summary summary{};
+    static constexpr std::size_t max_warnings = 64;
+    std::array<warning, max_warnings> warning_list{};
+    std::size_t warning_count = 0;
+    // Warnings found, including those beyond max_warnings.
+    std::size_t warnings_found = 0;
+
+    bool valid() const noexcept { return error.code == errc::ok; }
+    std::span<const warning> warnings() const noexcept { return {warning_list.data(), warning_count}; }
+};
+
+report validate(std::span<const std::byte> bytes, const validate_options& options = {}) noexcept;
+
+// The content checks of level full over a table that passed the structure walk; returns the
+// first content error in file order.
+error check_content(const recording& rec) noexcept;
+
+}  // namespace inputanim

@@ -1,0 +1,45 @@
+// The only place that includes Boost.Endian: every load from and store into file bytes goes
+// through these memcpy-based little-endian accesses, so unaligned fields and big-endian hosts
+// are both safe.
+#pragma once
+
+#include <bit>
+#include <boost/endian/conversion.hpp>
+#include <cstddef>
+#include <cstdint>
+
+namespace inputanim::detail {
+
+inline std::uint32_t load_u32_le(const std::byte* p) noexcept {
+    return boost::endian::endian_load<std::uint32_t, 4, boost::endian::order::little>(
+        reinterpret_cast<const unsigned char*>(p));
+}
+inline std::int32_t load_i32_le(const std::byte* p) noexcept {
+    return boost::endian::endian_load<std::int32_t, 4, boost::endian::order::little>(
+        reinterpret_cast<const unsigned char*>(p));
+}
+inline std::uint64_t load_u64_le(const std::byte* p) noexcept {
+    return boost::endian::endian_load<std::uint64_t, 8, boost::endian::order::little>(
+        reinterpret_cast<const unsigned char*>(p));
+}
+inline float load_f32_le(const std::byte* p) noexcept {
+    return std::bit_cast<float>(load_u32_le(p));
+}
+
+inline void store_u32_le(std::byte* p, std::uint32_t v) noexcept {
+    boost::endian::endian_store<std::uint32_t, 4, boost::endian::order::little>(
+        reinterpret_cast<unsigned char*>(p), v);
+}
+inline void store_i32_le(std::byte* p, std::int32_t v) noexcept {
+    boost::endian::endian_store<std::int32_t, 4, boost::endian::order::little>(
+        reinterpret_cast<unsigned char*>(p), v);
+}
+inline void store_u64_le(std::byte* p, std::uint64_t v) noexcept {
+    boost::endian::endian_store<std::uint64_t, 8, boost::endian::order::little>(
+        reinterpret_cast<unsigned char*>(p), v);
+}
+inline void store_f32_le(std::byte* p, float v) noexcept {
+    store_u32_le(p, std::bit_cast<std::uint32_t>(v));
+}
+
+}  // namespace inputanim::detail

@@ -1,0 +1,48 @@
+// Test data builders: small models of every layout and helpers to turn them into bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "inputanim/inputanim.hpp"
+
+namespace inputanim::testing {
+
+using bytes = std::vector<std::byte>;
+
+enum class shape { v10, v11_compact, v11_full };
+const char* shape_name(shape s);
+inline constexpr shape all_shapes[] = {shape::v10, shape::v11_compact, shape::v11_full};
+
+// A small valid model: every curve of the shape present (395 or 389 curves); a few curves have
+// keys (camera, left wrist, tracked/pinching, gaze), with tangents and weights set on full
+// keyframes; two markers with a multi-byte UTF-8 name unless `with_markers` is false.
+model small_model(shape s, bool with_markers = true);
+// A model with every curve of the shape empty.
+model empty_model(shape s, bool with_markers = true);
+bytes small_file(shape s, bool with_markers = true);
+
+// Offset of the first curve header (16 for v1.0, 19 for v1.1).
+std::size_t first_curve_offset(const model& m);
+// Offset of the header of the curve at file index `i` in the bytes of `m`.
+std::size_t curve_offset(const model& m, std::size_t file_index);
+// Offset just after the last curve (where the marker list starts).
+std::size_t marker_list_offset(const model& m);
+
+void put_i32(bytes& b, std::size_t offset, std::int32_t v);
+void put_f32(bytes& b, std::size_t offset, float v);
+std::int32_t get_i32(const bytes& b, std::size_t offset);
+
+std::span<const std::byte> view(const bytes& b);
+
+// The real June 2019 recordings with the v1.0 header prepended; nullopt when the folder or the
+// file is absent.
+std::optional<bytes> june_recording(const std::string& name);
+std::filesystem::path recordings_dir();
+
+}  // namespace inputanim::testing
