@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what building and testing inputanim needs on Debian 12, from Debian's packages only.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build g++ clang
+  libboost-dev libboost-iostreams-dev zlib1g-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev nlohmann-json3-dev libsqlite3-dev sqlite3
+  curl
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,6 @@
+file(READ ${README} readme)
+file(READ ${TOUR} tour)
+string(FIND "${readme}" "${tour}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "README.md does not contain examples/tour.cpp verbatim: update the README")
+endif()
