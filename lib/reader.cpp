@@ -1,5 +1,6 @@
 #include "inputanim/reader.hpp"
 
+#include "detail/checks.hpp"
 #include "detail/load.hpp"
 #include "detail/marker.hpp"
 
@@ -19,17 +20,18 @@ marker_result read_marker(std::span<const std::byte> bytes, std::uint64_t offset
 
     // .NET BinaryWriter's 7-bit encoded length: at most 5 bytes, value at most 2^31-1.
     const std::uint64_t length_offset = offset + 4;
-    std::uint64_t length = 0;
+    length_decoder decoder;
     std::uint64_t pos = length_offset;
-    for (int shift = 0;; shift += 7) {
+    for (;;) {
         if (pos == size) return {errc::truncated, length_offset, 0};
-        if (shift == 35) return {errc::bad_marker, length_offset, 0};
-        const auto b = static_cast<std::uint8_t>(bytes[pos++]);
-        length |= std::uint64_t{b & 0x7fu} << shift;
-        if ((b & 0x80u) == 0) break;
+        const length_decoder::step s = decoder.add(static_cast<std::uint8_t>(bytes[pos++]));
+        if (s == length_decoder::step::done) break;
+        if (s == length_decoder::step::too_long) return {errc::bad_marker, length_offset, 0};
     }
-    if (length > 0x7fffffffu) return {errc::bad_marker, length_offset, 0};
-    if (length > max_name_bytes) return {errc::limit_exceeded, length_offset, 0};
+    const std::uint64_t length = decoder.value();
+    if (const errc e = check_name_length(length, max_name_bytes); e != errc::ok) {
+        return {e, length_offset, 0};
+    }
     if (length > size - pos) return {errc::truncated, pos, 0};
     out.name = {reinterpret_cast<const char*>(bytes.data() + pos), static_cast<std::size_t>(length)};
     return {errc::ok, 0, pos + length};
@@ -38,10 +40,6 @@ marker_result read_marker(std::span<const std::byte> bytes, std::uint64_t offset
 }  // namespace detail
 
 namespace {
-
-constexpr bool valid_wrap_mode(std::int32_t m) noexcept {
-    return m == 0 || m == 1 || m == 2 || m == 4 || m == 8;
-}
 
 // Walks a whole file under one fixed layout; returns the error it ends with (ok when sound).
 error walk_under(std::span<const std::byte> bytes, layout_choice fixed, const limits& lim) noexcept {
@@ -160,8 +158,10 @@ item reader::next_curve() noexcept {
     curve_.pre_wrap = detail::load_i32_le(p);
     curve_.post_wrap = detail::load_i32_le(p + 4);
     const std::int32_t count = detail::load_i32_le(p + 8);
-    if (!valid_wrap_mode(curve_.pre_wrap)) return fail(errc::bad_wrap_mode, pos_, error_place::curve);
-    if (!valid_wrap_mode(curve_.post_wrap)) {
+    if (!detail::valid_wrap_mode(curve_.pre_wrap)) {
+        return fail(errc::bad_wrap_mode, pos_, error_place::curve);
+    }
+    if (!detail::valid_wrap_mode(curve_.post_wrap)) {
         return fail(errc::bad_wrap_mode, pos_ + 4, error_place::curve);
     }
     if (count < 0) return fail(errc::negative_count, pos_ + 8, error_place::curve);

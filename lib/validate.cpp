@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "detail/checks.hpp"
 #include "detail/load.hpp"
 #include "detail/utf8.hpp"
 
@@ -48,26 +49,10 @@ public:
         const bool is_bool = c.kind == curve_kind::bool_curve;
         float previous = 0.0f;
         for (std::size_t i = 0; i < c.keys.size(); ++i, p += stride) {
-            const float t = detail::load_f32_le(p);
-            if (!std::isfinite(t)) return at(errc::non_finite, p, c, i);
-            const float v = detail::load_f32_le(p + 4);
-            if (!std::isfinite(v)) return at(errc::non_finite, p + 4, c, i);
-            if (is_bool && v != 0.0f && v != 1.0f) return at(errc::bad_bool_value, p + 4, c, i);
-            if (full) {
-                for (std::size_t f = 8; f <= 12; f += 4) {
-                    // Infinite tangents are legal: they mean a stepped segment.
-                    if (std::isnan(detail::load_f32_le(p + f))) return at(errc::non_finite, p + f, c, i);
-                }
-                for (std::size_t f = 16; f <= 20; f += 4) {
-                    if (!std::isfinite(detail::load_f32_le(p + f))) {
-                        return at(errc::non_finite, p + f, c, i);
-                    }
-                }
-                const std::int32_t mode = detail::load_i32_le(p + 24);
-                if (mode < 0 || mode > 3) return at(errc::bad_weighted_mode, p + 24, c, i);
-            }
-            if (i > 0 && !(t > previous)) return at(errc::unsorted_keys, p, c, i);
-            previous = t;
+            const detail::keyframe_fault f =
+                detail::check_keyframe(p, full, is_bool, i == 0, previous);
+            if (f.code != errc::ok) return at(f.code, p + f.field, c, i);
+            previous = detail::load_f32_le(p);
         }
         return {};
     }
@@ -93,32 +78,9 @@ private:
     const std::byte* base_;
 };
 
-class warning_sink {
-public:
-    explicit warning_sink(report& r) noexcept : r_(r) {}
-    void add(const warning& w) noexcept {
-        if (r_.warning_count < report::max_warnings) r_.warning_list[r_.warning_count++] = w;
-        ++r_.warnings_found;
-    }
-
-private:
-    report& r_;
-};
-
-// Pose rotations (camera, every joint) as the four rotation curves' ids, x first.
-template <class F>
-void for_each_rotation(F&& f) {
-    f(camera_curve(pose_channel::rotation_x));
-    for (side s : {side::left, side::right}) {
-        for (std::size_t j = 0; j < joint_count; ++j) {
-            f(joint_curve(s, static_cast<joint>(j), pose_channel::rotation_x));
-        }
-    }
-}
-
 // Quaternion length at every time where all four rotation curves have a key (keys are sorted:
 // the file passed level full).
-void check_unit_length(const curve_view* q[4], warning_sink& sink) noexcept {
+void check_unit_length(const curve_view* q[4], report& rep) noexcept {
     std::size_t cursor[3] = {0, 0, 0};
     warning w{warning_code::non_unit_quaternion, q[3]->id};
     for (std::size_t k = 0; k < q[3]->keys.size(); ++k) {
@@ -145,26 +107,28 @@ void check_unit_length(const curve_view* q[4], warning_sink& sink) noexcept {
             }
         }
     }
-    if (w.count > 0) sink.add(w);
+    if (w.count > 0) detail::add_warning(rep, w);
 }
 
-void add_warnings(const recording& rec, level lvl, warning_sink& sink) noexcept {
+void add_warnings(const recording& rec, level lvl, report& rep) noexcept {
     for (const curve_view& c : rec.curves()) {
         if (!c.keys.empty() && c.keys.front().time() < 0.0f) {
-            sink.add(warning{warning_code::negative_time, c.id, 0, 1, c.keys.front().time()});
+            detail::add_warning(
+                rep, warning{warning_code::negative_time, c.id, 0, 1, c.keys.front().time()});
         }
     }
-    for_each_rotation([&](curve_id x) {
+    detail::for_each_rotation([&](curve_id x) {
         const curve_view* q[4];
         for (std::size_t c = 0; c < 4; ++c) {
             q[c] = rec.find(curve_id(to_index(x) + c));
             if (q[c] == nullptr) return;
         }
-        if (q[3]->keys.size() == 1 && q[0]->keys.size() > 1 && q[1]->keys.size() > 1 &&
-            q[2]->keys.size() > 1) {
-            sink.add(warning{warning_code::dropped_rotation_w, q[3]->id, 0, 1, 0.0f});
+        if (detail::dropped_rotation_w(q[0]->keys.size(), q[1]->keys.size(), q[2]->keys.size(),
+                                       q[3]->keys.size())) {
+            detail::add_warning(rep,
+                                warning{warning_code::dropped_rotation_w, q[3]->id, 0, 1, 0.0f});
         }
-        if (lvl == level::full) check_unit_length(q, sink);
+        if (lvl == level::full) check_unit_length(q, rep);
     });
 }
 
@@ -189,8 +153,7 @@ report validate(std::span<const std::byte> bytes, const validate_options& option
     if (rep.error) return rep;
     if (options.level == level::full) rep.error = check_content(rec);
     if (rep.error) return rep;
-    warning_sink sink(rep);
-    add_warnings(rec, options.level, sink);
+    add_warnings(rec, options.level, rep);
     return rep;
 }
 

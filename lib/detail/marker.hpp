@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 
+#include "inputanim/detail/decoders.hpp"
 #include "inputanim/error.hpp"
 #include "inputanim/views.hpp"
 
@@ -17,6 +18,14 @@ struct marker_result {
     // Offset just past the marker, when code == ok.
     std::uint64_t end = 0;
 };
+
+// The checks on a complete name length, in order: bad_marker above 2^31-1, then the configured
+// limit (limit_exceeded); ok otherwise.
+constexpr errc check_name_length(std::uint64_t length, std::uint32_t max_name_bytes) noexcept {
+    if (length > 0x7fffffffu) return errc::bad_marker;
+    if (length > max_name_bytes) return errc::limit_exceeded;
+    return errc::ok;
+}
 
 // Reads the marker whose time field is at `offset`, filling `out` (time, name, offset).
 // `max_name_bytes` is the configured limit on the name's length.

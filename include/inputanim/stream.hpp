@@ -1,0 +1,195 @@
+// The streaming validator: the report of `validate` over bytes that arrive in chunks of any size
+// (an upload), in a fixed few kilobytes and without allocating. docs/STREAMING.md has the design.
+//
+//     inputanim::stream_validator v(options);
+//     while (auto chunk = receive()) {
+//         if (v.feed(*chunk) == inputanim::stream_status::error) break;  // cut the upload
+//     }
+//     const inputanim::report& r = v.finish();
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+
+#include "inputanim/detail/decoders.hpp"
+#include "inputanim/error.hpp"
+#include "inputanim/format.hpp"
+#include "inputanim/reader.hpp"
+#include "inputanim/validate.hpp"
+
+namespace inputanim {
+
+// What `stream_validator::feed` tells the caller.
+enum class stream_status : std::uint8_t {
+    // No verdict yet: feed more bytes, or finish() at the end of the input.
+    more,
+    // The verdict is final and it is an error: result() holds it; further bytes are ignored.
+    error,
+    // The marker list is complete, so the file is whole: one more byte would be trailing_bytes.
+    // finish() gives the verdict (content errors and warnings are already known).
+    done,
+};
+
+namespace detail {
+
+// One walk of the curves and the marker list under one fixed keyframe layout, fed a byte range
+// at a time. It keeps its first structural error (which ends the walk) and, separately, its first
+// content error (the walk goes on: a structural error further on would win). Internal to
+// stream_validator, which runs one walk, or two (compact and full) for a v1.1 file with layout
+// `automatic`.
+class layout_walk {
+  public:
+    void start(std::uint64_t offset, block_flags blocks, inputanim::layout lay, bool content,
+               const limits& lim) noexcept;
+    void feed(const std::byte* p, std::size_t n) noexcept;
+    // The end of the input: a field left half read is `truncated`.
+    void finish() noexcept;
+
+    bool failed() const noexcept { return structural_.code != errc::ok; }
+    bool complete() const noexcept { return state_ == state::end; }
+    const error& structural_error() const noexcept { return structural_; }
+    const error& content_error() const noexcept { return content_; }
+    inputanim::layout layout() const noexcept { return layout_; }
+    // What validate's summary holds from the walk: the counts of the curves read whole, etc.
+    void fill(summary& s) const noexcept;
+    // negative_time and dropped_rotation_w for a walk that ended without error.
+    void add_warnings(report& r) const noexcept;
+
+  private:
+    enum class state : std::uint8_t {
+        curve_header,
+        keyframe,
+        marker_list,
+        marker_time,
+        name_length,
+        name,
+        end,
+        failed
+    };
+    // What the warnings need from one curve, filled when its last key has been read.
+    struct tally {
+        std::uint32_t keys = 0;
+        float first_time = 0.0f;
+    };
+
+    std::size_t field_size() const noexcept;
+    void on_field(const std::byte* f) noexcept;
+    void on_curve_header(const std::byte* f) noexcept;
+    void on_keyframe(const std::byte* f) noexcept;
+    void on_marker_list(const std::byte* f) noexcept;
+    void on_marker_time(const std::byte* f) noexcept;
+    void on_length_byte(std::uint8_t b) noexcept;
+    void on_name(const std::byte* p, std::size_t n) noexcept;
+    void begin_curve() noexcept;
+    void end_curve() noexcept;
+    void begin_marker() noexcept;
+    void end_marker() noexcept;
+    void fail(errc code, std::uint64_t offset, error_place place, std::int64_t index = -1,
+              limit_kind limit = limit_kind::none) noexcept;
+    void content_fault(errc code, std::uint64_t offset, error_place place,
+                       std::int64_t index) noexcept;
+
+    // Options.
+    block_flags blocks_{};
+    inputanim::layout layout_ = layout::full;
+    bool content_checks_ = true;
+    limits limits_{};
+
+    state state_ = state::end;
+    // Offset of the first byte of the field being read; the carry holds its bytes seen so far
+    // when it straddles chunks (a keyframe, at most 28 bytes, is the largest field).
+    std::uint64_t field_offset_ = 0;
+    std::array<std::byte, full_keyframe_size> carry_{};
+    std::uint8_t carry_size_ = 0;
+
+    // The curve being read.
+    std::uint16_t curve_count_ = 0;
+    std::uint16_t curve_index_ = 0;
+    curve_id curve_{};
+    curve_kind kind_ = curve_kind::float_curve;
+    std::uint8_t stride_ = 0;
+    std::uint64_t curve_offset_ = 0;
+    std::uint32_t key_count_ = 0;
+    std::uint32_t keys_read_ = 0;
+    float first_time_ = 0.0f;
+    float last_time_ = 0.0f;
+
+    // The curves read whole.
+    std::uint64_t total_keys_ = 0;
+    bool any_keys_ = false;
+    float start_ = std::numeric_limits<float>::infinity();
+    float end_ = -std::numeric_limits<float>::infinity();
+    std::array<tally, curve_id_count> tallies_{};
+
+    // The marker list.
+    bool has_markers_ = false;
+    std::uint32_t marker_count_ = 0;
+    std::uint32_t marker_index_ = 0;
+    std::uint64_t marker_offset_ = 0;
+    std::uint64_t length_offset_ = 0;
+    std::uint64_t name_offset_ = 0;
+    std::uint64_t name_left_ = 0;
+    length_decoder length_{};
+    utf8_decoder utf8_{};
+    bool name_valid_ = true;
+
+    error structural_{};
+    error content_{};
+};
+
+}  // namespace detail
+
+// Push-style validation with the verdict of `validate(bytes, options)`: the same error (code,
+// offset, place, curve, index, limit), summary and warnings, except non_unit_quaternion (it
+// needs the keys of four curves side by side; see docs/STREAMING.md). Nothing is allocated and
+// nothing is kept of the input but a field of at most 28 bytes that straddles two chunks, so a
+// stream_validator is a few kilobytes wherever it lives. Copyable: a copy goes on independently
+// (a snapshot of a stream in progress).
+class stream_validator {
+  public:
+    explicit stream_validator(const validate_options& options = {}) noexcept;
+
+    // The next bytes of the input, any number. Returns `error` as soon as the verdict is known
+    // to be an error that more bytes cannot change; bytes fed after that, or after finish(), are
+    // ignored.
+    stream_status feed(std::span<const std::byte> chunk) noexcept;
+    // The end of the input: decides what only the end can tell (a truncated file, the layout of
+    // a v1.1 file read with `automatic`, content errors, warnings). Calling it again is harmless.
+    const report& finish() noexcept;
+
+    // The verdict once feed returned `error` or finish() was called; an empty report before.
+    const report& result() const noexcept { return report_; }
+    stream_status status() const noexcept { return status_; }
+    bool finished() const noexcept { return finished_; }
+    // Bytes taken by feed() up to the verdict (summary.bytes holds the same at the end).
+    std::uint64_t bytes_consumed() const noexcept { return consumed_; }
+
+  private:
+    void feed_header(const std::byte*& p, std::size_t& n) noexcept;
+    void start_walks() noexcept;
+    void fail_header(errc code, std::uint64_t offset) noexcept;
+    void update_status() noexcept;
+    // FORMAT.md section 3's choice between the walks (the only walk when there is one).
+    const detail::layout_walk& chosen() const noexcept;
+    void conclude() noexcept;
+
+    validate_options options_{};
+    // The 16-byte header and the three v1.1 flags, gathered across chunks.
+    std::array<std::byte, header_size + 3> header_{};
+    std::uint8_t header_size_ = 0;
+    bool header_done_ = false;
+    int minor_ = 0;
+    block_flags blocks_{};
+    std::array<detail::layout_walk, 2> walks_{};
+    std::uint8_t walk_count_ = 0;
+
+    std::uint64_t consumed_ = 0;
+    stream_status status_ = stream_status::more;
+    bool finished_ = false;
+    report report_{};
+};
+
+}  // namespace inputanim

@@ -1,0 +1,494 @@
+#include "inputanim/stream.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "detail/checks.hpp"
+#include "detail/load.hpp"
+#include "detail/marker.hpp"
+
+namespace inputanim {
+
+namespace detail {
+
+void layout_walk::start(std::uint64_t offset, block_flags blocks, inputanim::layout lay,
+                        bool content, const limits& lim) noexcept {
+    *this = layout_walk{};
+    blocks_ = blocks;
+    layout_ = lay;
+    content_checks_ = content;
+    limits_ = lim;
+    field_offset_ = offset;
+    curve_count_ = static_cast<std::uint16_t>(curve_count(blocks));
+    begin_curve();
+}
+
+std::size_t layout_walk::field_size() const noexcept {
+    switch (state_) {
+        case state::curve_header:
+            return curve_header_size;
+        case state::keyframe:
+            return stride_;
+        case state::marker_list:
+            return 4;
+        case state::marker_time:
+            return 4;
+        default:
+            return 0;
+    }
+}
+
+void layout_walk::feed(const std::byte* p, std::size_t n) noexcept {
+    while (n > 0) {
+        switch (state_) {
+            case state::name_length:
+                on_length_byte(std::to_integer<std::uint8_t>(*p));
+                ++p;
+                --n;
+                break;
+            case state::name: {
+                const std::size_t take = name_left_ < n ? static_cast<std::size_t>(name_left_) : n;
+                on_name(p, take);
+                p += take;
+                n -= take;
+                break;
+            }
+            case state::end:
+                // After the marker list the file must end.
+                fail(errc::trailing_bytes, field_offset_, error_place::trailer);
+                return;
+            case state::failed:
+                return;
+            default: {
+                const std::size_t need = field_size();
+                if (carry_size_ == 0 && n >= need) {
+                    on_field(p);
+                    p += need;
+                    n -= need;
+                    break;
+                }
+                // The field straddles chunks: gather it in the carry.
+                const std::size_t take = std::min(need - carry_size_, n);
+                std::memcpy(carry_.data() + carry_size_, p, take);
+                carry_size_ = static_cast<std::uint8_t>(carry_size_ + take);
+                p += take;
+                n -= take;
+                if (carry_size_ == need) {
+                    carry_size_ = 0;
+                    on_field(carry_.data());
+                }
+                break;
+            }
+        }
+    }
+}
+
+void layout_walk::on_field(const std::byte* f) noexcept {
+    switch (state_) {
+        case state::curve_header:
+            on_curve_header(f);
+            break;
+        case state::keyframe:
+            on_keyframe(f);
+            break;
+        case state::marker_list:
+            on_marker_list(f);
+            break;
+        case state::marker_time:
+            on_marker_time(f);
+            break;
+        default:
+            break;
+    }
+}
+
+void layout_walk::begin_curve() noexcept {
+    if (curve_index_ == curve_count_) {
+        state_ = state::marker_list;
+        return;
+    }
+    curve_ = curve_at(blocks_, curve_index_);
+    kind_ = kind_of(curve_);
+    curve_offset_ = field_offset_;
+    state_ = state::curve_header;
+}
+
+// The same checks, in the same order, as reader::next_curve; the keyframes' fit is known only
+// when they have all arrived (or at finish, as `truncated`).
+void layout_walk::on_curve_header(const std::byte* f) noexcept {
+    const std::int32_t pre_wrap = load_i32_le(f);
+    const std::int32_t post_wrap = load_i32_le(f + 4);
+    const std::int32_t count = load_i32_le(f + 8);
+    if (!valid_wrap_mode(pre_wrap))
+        return fail(errc::bad_wrap_mode, curve_offset_, error_place::curve);
+    if (!valid_wrap_mode(post_wrap)) {
+        return fail(errc::bad_wrap_mode, curve_offset_ + 4, error_place::curve);
+    }
+    if (count < 0) return fail(errc::negative_count, curve_offset_ + 8, error_place::curve);
+    const auto n = static_cast<std::uint32_t>(count);
+    if (n > limits_.max_keyframes_per_curve) {
+        return fail(errc::limit_exceeded, curve_offset_ + 8, error_place::curve, -1,
+                    limit_kind::keyframes_per_curve);
+    }
+    if (n > limits_.max_total_keyframes - total_keys_) {
+        return fail(errc::limit_exceeded, curve_offset_ + 8, error_place::curve, -1,
+                    limit_kind::total_keyframes);
+    }
+    stride_ = kind_ == curve_kind::float_curve && layout_ == layout::full ? full_keyframe_size
+                                                                          : compact_keyframe_size;
+    key_count_ = n;
+    keys_read_ = 0;
+    field_offset_ += curve_header_size;
+    if (n == 0) {
+        end_curve();
+    } else {
+        state_ = state::keyframe;
+    }
+}
+
+void layout_walk::on_keyframe(const std::byte* f) noexcept {
+    const float t = load_f32_le(f);
+    if (keys_read_ == 0) first_time_ = t;
+    if (content_checks_ && content_.code == errc::ok) {
+        const keyframe_fault fault =
+            check_keyframe(f, stride_ == full_keyframe_size, kind_ == curve_kind::bool_curve,
+                           keys_read_ == 0, last_time_);
+        if (fault.code != errc::ok) {
+            content_fault(fault.code, field_offset_ + fault.field, error_place::curve, keys_read_);
+        }
+    }
+    last_time_ = t;
+    field_offset_ += stride_;
+    if (++keys_read_ == key_count_) end_curve();
+}
+
+// The curve is whole: what recording::open takes from a yielded curve.
+void layout_walk::end_curve() noexcept {
+    tallies_[to_index(curve_)] = tally{key_count_, first_time_};
+    if (key_count_ > 0) {
+        any_keys_ = true;
+        if (first_time_ < start_) start_ = first_time_;
+        if (last_time_ > end_) end_ = last_time_;
+    }
+    total_keys_ += key_count_;
+    ++curve_index_;
+    begin_curve();
+}
+
+void layout_walk::on_marker_list(const std::byte* f) noexcept {
+    const std::int32_t count = load_i32_le(f);
+    if (count < 0) return fail(errc::negative_count, field_offset_, error_place::markers);
+    if (static_cast<std::uint32_t>(count) > limits_.max_markers) {
+        return fail(errc::limit_exceeded, field_offset_, error_place::markers, -1,
+                    limit_kind::markers);
+    }
+    has_markers_ = true;
+    marker_count_ = static_cast<std::uint32_t>(count);
+    field_offset_ += 4;
+    begin_marker();
+}
+
+void layout_walk::begin_marker() noexcept {
+    if (marker_index_ == marker_count_) {
+        state_ = state::end;
+        return;
+    }
+    marker_offset_ = field_offset_;
+    state_ = state::marker_time;
+}
+
+void layout_walk::on_marker_time(const std::byte* f) noexcept {
+    if (content_checks_ && !std::isfinite(load_f32_le(f))) {
+        content_fault(errc::non_finite, marker_offset_, error_place::markers, marker_index_);
+    }
+    field_offset_ += 4;
+    length_offset_ = field_offset_;
+    length_ = length_decoder{};
+    state_ = state::name_length;
+}
+
+void layout_walk::on_length_byte(std::uint8_t b) noexcept {
+    ++field_offset_;
+    switch (length_.add(b)) {
+        case length_decoder::step::more:
+            return;
+        case length_decoder::step::too_long:
+            return fail(errc::bad_marker, length_offset_, error_place::markers, marker_index_);
+        case length_decoder::step::done:
+            break;
+    }
+    if (const errc e = check_name_length(length_.value(), limits_.max_marker_name_bytes);
+        e != errc::ok) {
+        return fail(e, length_offset_, error_place::markers, marker_index_,
+                    e == errc::limit_exceeded ? limit_kind::marker_name_bytes : limit_kind::none);
+    }
+    name_offset_ = field_offset_;
+    name_left_ = length_.value();
+    utf8_ = utf8_decoder{};
+    name_valid_ = true;
+    if (name_left_ == 0) {
+        end_marker();
+    } else {
+        state_ = state::name;
+    }
+}
+
+void layout_walk::on_name(const std::byte* p, std::size_t n) noexcept {
+    if (content_checks_) {
+        for (std::size_t i = 0; i < n && name_valid_; ++i) {
+            name_valid_ = utf8_.add(std::to_integer<std::uint8_t>(p[i]));
+        }
+    }
+    name_left_ -= n;
+    field_offset_ += n;
+    if (name_left_ == 0) end_marker();
+}
+
+void layout_walk::end_marker() noexcept {
+    if (content_checks_ && !(name_valid_ && utf8_.at_boundary())) {
+        content_fault(errc::bad_utf8, name_offset_, error_place::markers, marker_index_);
+    }
+    ++marker_index_;
+    begin_marker();
+}
+
+// The end of the input inside a field: `truncated` where validate's walk would have found too few
+// bytes left for it.
+void layout_walk::finish() noexcept {
+    switch (state_) {
+        case state::curve_header:
+            fail(errc::truncated, curve_offset_, error_place::curve);
+            break;
+        case state::keyframe:
+            fail(errc::truncated, curve_offset_ + curve_header_size, error_place::curve, 0);
+            break;
+        case state::marker_list:
+            // Nothing after the last curve: a file without a marker list, as the published page
+            // describes it.
+            if (carry_size_ == 0) {
+                state_ = state::end;
+            } else {
+                fail(errc::truncated, field_offset_, error_place::markers);
+            }
+            break;
+        case state::marker_time:
+            fail(errc::truncated, marker_offset_, error_place::markers, marker_index_);
+            break;
+        case state::name_length:
+            fail(errc::truncated, length_offset_, error_place::markers, marker_index_);
+            break;
+        case state::name:
+            fail(errc::truncated, name_offset_, error_place::markers, marker_index_);
+            break;
+        case state::end:
+        case state::failed:
+            break;
+    }
+}
+
+void layout_walk::fail(errc code, std::uint64_t offset, error_place place, std::int64_t index,
+                       limit_kind limit) noexcept {
+    structural_ =
+        error{code, offset, place, place == error_place::curve ? curve_ : curve_id{}, index, limit};
+    state_ = state::failed;
+}
+
+void layout_walk::content_fault(errc code, std::uint64_t offset, error_place place,
+                                std::int64_t index) noexcept {
+    if (content_.code != errc::ok) return;
+    content_ = error{code, offset, place, place == error_place::curve ? curve_ : curve_id{}, index};
+}
+
+void layout_walk::fill(summary& s) const noexcept {
+    s.layout = layout_;
+    s.blocks = blocks_;
+    s.curves = curve_index_;
+    s.keyframes = total_keys_;
+    if (any_keys_) {
+        s.start = start_;
+        s.duration = end_;
+    }
+    if (has_markers_) s.markers = marker_count_;
+}
+
+void layout_walk::add_warnings(report& r) const noexcept {
+    for (std::size_t i = 0; i < curve_count_; ++i) {
+        const curve_id id = curve_at(blocks_, i);
+        const tally& t = tallies_[to_index(id)];
+        if (t.keys > 0 && t.first_time < 0.0f) {
+            add_warning(r, warning{warning_code::negative_time, id, 0, 1, t.first_time});
+        }
+    }
+    for_each_rotation([&](curve_id x) {
+        if (block_of(x) == block::camera ? !blocks_.camera : !blocks_.hands) return;
+        const tally* q = &tallies_[to_index(x)];
+        if (dropped_rotation_w(q[0].keys, q[1].keys, q[2].keys, q[3].keys)) {
+            add_warning(r, warning{warning_code::dropped_rotation_w, curve_id(to_index(x) + 3), 0,
+                                   1, 0.0f});
+        }
+    });
+}
+
+}  // namespace detail
+
+stream_validator::stream_validator(const validate_options& options) noexcept : options_(options) {}
+
+stream_status stream_validator::feed(std::span<const std::byte> chunk) noexcept {
+    if (status_ == stream_status::error || finished_ || chunk.empty()) return status_;
+    const std::uint64_t max = options_.limits.max_bytes;
+    // A server's byte ceiling comes before anything else, as in validate.
+    if (chunk.size() > max - consumed_) {
+        consumed_ = chunk.size() > UINT64_MAX - consumed_ ? UINT64_MAX : consumed_ + chunk.size();
+        report_ = report{};
+        report_.summary.bytes = consumed_;
+        report_.error =
+            error{errc::limit_exceeded, max, error_place::none, {}, -1, limit_kind::bytes};
+        status_ = stream_status::error;
+        return status_;
+    }
+    consumed_ += chunk.size();
+    const std::byte* p = chunk.data();
+    std::size_t n = chunk.size();
+    if (!header_done_) {
+        feed_header(p, n);
+        if (!header_done_) return status_;
+    }
+    for (std::size_t i = 0; i < walk_count_; ++i) walks_[i].feed(p, n);
+    update_status();
+    return status_;
+}
+
+// The same checks, in the same order, as reader::read_header: each needs its whole field (8, 16,
+// then 19 bytes for v1.1), so a short file is `truncated` rather than judged on a part.
+void stream_validator::feed_header(const std::byte*& p, std::size_t& n) noexcept {
+    while (n > 0) {
+        const std::size_t want = header_size_ < 8             ? 8
+                                 : header_size_ < header_size ? header_size
+                                                              : header_.size();
+        const std::size_t take = std::min(want - header_size_, n);
+        std::memcpy(header_.data() + header_size_, p, take);
+        header_size_ = static_cast<std::uint8_t>(header_size_ + take);
+        p += take;
+        n -= take;
+        if (header_size_ < want) return;
+        if (want == 8) {
+            if (detail::load_u64_le(header_.data()) != file_magic) {
+                return fail_header(errc::bad_magic, 0);
+            }
+        } else if (want == header_size) {
+            const std::int32_t major = detail::load_i32_le(header_.data() + 8);
+            const std::int32_t minor = detail::load_i32_le(header_.data() + 12);
+            if (major != 1 || (minor != 0 && minor != 1)) {
+                return fail_header(errc::unsupported_version, 8);
+            }
+            minor_ = minor;
+            if (minor == 0) return start_walks();
+        } else {
+            bool flags[3];
+            for (std::size_t i = 0; i < 3; ++i) {
+                const auto b = std::to_integer<std::uint8_t>(header_[v11_flags_offset + i]);
+                if (b > 1) return fail_header(errc::bad_flag, v11_flags_offset + i);
+                flags[i] = b == 1;
+            }
+            blocks_ = block_flags{flags[0], flags[1], flags[2]};
+            return start_walks();
+        }
+    }
+}
+
+void stream_validator::start_walks() noexcept {
+    header_done_ = true;
+    const bool content = options_.level == level::full;
+    const limits& lim = options_.limits;
+    if (minor_ == 0) {
+        blocks_ = block_flags{true, true, false};
+        walks_[0].start(header_size, blocks_, layout::full, content, lim);
+        walk_count_ = 1;
+        return;
+    }
+    const std::uint64_t first = header_size + 3;
+    switch (options_.layout) {
+        case layout_choice::compact:
+            walks_[0].start(first, blocks_, layout::compact, content, lim);
+            walk_count_ = 1;
+            break;
+        case layout_choice::full:
+            walks_[0].start(first, blocks_, layout::full, content, lim);
+            walk_count_ = 1;
+            break;
+        case layout_choice::automatic:
+            // Both layouts are walked side by side; FORMAT.md section 3 picks one at the end.
+            walks_[0].start(first, blocks_, layout::compact, content, lim);
+            walks_[1].start(first, blocks_, layout::full, content, lim);
+            walk_count_ = 2;
+            break;
+    }
+}
+
+void stream_validator::fail_header(errc code, std::uint64_t offset) noexcept {
+    report_ = report{};
+    report_.summary.bytes = consumed_;
+    report_.error = error{code, offset, error_place::header};
+    status_ = stream_status::error;
+}
+
+// Final only when no walk can change the outcome any more: every walk has a structural error
+// (which ends it). A content error is never final: a structural error further on would win.
+void stream_validator::update_status() noexcept {
+    bool all_failed = true;
+    bool all_ended = true;
+    for (std::size_t i = 0; i < walk_count_; ++i) {
+        if (!walks_[i].failed()) {
+            all_failed = false;
+            if (!walks_[i].complete()) all_ended = false;
+        }
+    }
+    if (all_failed) {
+        conclude();
+        status_ = stream_status::error;
+    } else {
+        status_ = all_ended ? stream_status::done : stream_status::more;
+    }
+}
+
+const detail::layout_walk& stream_validator::chosen() const noexcept {
+    if (walk_count_ == 1) return walks_[0];
+    const detail::layout_walk& compact = walks_[0];
+    const detail::layout_walk& full = walks_[1];
+    if (!compact.failed()) return compact;
+    if (!full.failed()) return full;
+    return full.structural_error().offset > compact.structural_error().offset ? full : compact;
+}
+
+void stream_validator::conclude() noexcept {
+    const detail::layout_walk& walk = chosen();
+    report_ = report{};
+    report_.summary.bytes = consumed_;
+    report_.summary.major = 1;
+    report_.summary.minor = minor_;
+    walk.fill(report_.summary);
+    if (walk.failed()) {
+        report_.error = walk.structural_error();
+    } else if (walk.content_error()) {
+        report_.error = walk.content_error();
+    } else {
+        walk.add_warnings(report_);
+    }
+}
+
+const report& stream_validator::finish() noexcept {
+    if (finished_) return report_;
+    finished_ = true;
+    if (status_ == stream_status::error) return report_;
+    if (!header_done_) {
+        fail_header(errc::truncated, header_size_ < 8 ? 0 : header_size_ < header_size ? 8 : 16);
+        return report_;
+    }
+    for (std::size_t i = 0; i < walk_count_; ++i) walks_[i].finish();
+    conclude();
+    status_ = report_.valid() ? stream_status::done : stream_status::error;
+    return report_;
+}
+
+}  // namespace inputanim
