@@ -1,0 +1,174 @@
+// Evaluation of curves as MRTK playback computes them (Unity AnimationCurve.Evaluate, FORMAT.md
+// section 7), poses at a time, and resampling onto a fixed-rate time grid. Nothing here
+// allocates; every result is a value.
+//
+//     inputanim::curve_sampler x(*rec.camera(inputanim::pose_channel::position_x));
+//     for (float t = 0; t < 10; t += 1.0f / 60) use(x(t));   // == evaluate(curve, t), O(1) each
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "inputanim/format.hpp"
+#include "inputanim/recording.hpp"
+#include "inputanim/views.hpp"
+
+namespace inputanim {
+
+// The value of a curve at time `t`.
+// - 0 keys: 0. 1 key: its value.
+// - Before the first key the pre-wrap mode applies, after the last the post-wrap mode: Loop (2)
+//   repeats, PingPong (4) reflects, every other mode holds the end value. A repeating mode at an
+//   infinite `t` has no phase: NaN.
+// - The segment's left key is the last key with time <= t; at a key's time the value is that
+//   key's. Bool curves are steps (0 or 1 in a valid file); compact keyframes are linear; full
+//   keyframes are stepped (infinite tangent), weighted Bezier (left mode Out or right mode In:
+//   the smallest root u in [0, 1] of the time cubic) or Hermite.
+// - Arithmetic is in double; results beyond the float range saturate to +-FLT_MAX, so finite
+//   keys and a finite `t` always give a finite value. A NaN `t` gives NaN.
+// Keys out of time order (an invalid file) give some key's segment, never a read out of bounds.
+float evaluate(const curve_view& c, float t) noexcept;
+
+// The state of a bool curve at `t` as MRTK playback reads it: evaluate(c, t) > 0.5.
+bool evaluate_bool(const curve_view& c, float t) noexcept;
+
+// Sequential evaluation of one curve: returns exactly (bit for bit) what `evaluate` returns. For
+// non-decreasing times it moves a cursor forward, amortized O(1) per call for a dense time grid
+// and O(log gap) for a jump; an earlier time falls back to a binary search. The bytes behind the
+// curve must outlive the sampler.
+class curve_sampler {
+  public:
+    curve_sampler() noexcept = default;
+    explicit curve_sampler(const curve_view& c) noexcept : curve_(c) {}
+
+    float operator()(float t) noexcept;
+    bool state(float t) noexcept { return (*this)(t) > 0.5f; }
+
+    const curve_view& curve() const noexcept { return curve_; }
+
+  private:
+    curve_view curve_{};
+    // The left key of the previous lookup.
+    std::size_t cursor_ = 0;
+};
+
+struct vec3 {
+    float x = 0.0f;
+    float y = 0.0f;
+    float z = 0.0f;
+    friend bool operator==(const vec3&, const vec3&) = default;
+};
+
+struct quat {
+    float x = 0.0f;
+    float y = 0.0f;
+    float z = 0.0f;
+    float w = 1.0f;
+    friend bool operator==(const quat&, const quat&) = default;
+};
+
+struct pose {
+    vec3 position;
+    quat rotation;
+    friend bool operator==(const pose&, const pose&) = default;
+};
+
+struct ray {
+    vec3 origin;
+    vec3 direction;
+    friend bool operator==(const ray&, const ray&) = default;
+};
+
+// MRTK evaluates the four rotation curves independently and uses the result as it is.
+enum class rotation : std::uint8_t { as_played, normalized };
+
+// `q` scaled to unit length (computed in double); the identity when its length is 0 or not
+// finite, as for the zero quaternions of the None joint.
+quat normalized(const quat& q) noexcept;
+
+// Poses, rays and hand states at time `t`, each curve evaluated with `evaluate`. Empty when the
+// file does not hold the curves (an absent v1.1 block) or none of them has a key (a joint never
+// seen); a curve without keys among curves with keys reads 0, as MRTK plays it.
+std::optional<pose> camera_pose(const recording& rec, float t,
+                                rotation r = rotation::as_played) noexcept;
+std::optional<pose> joint_pose(const recording& rec, side s, joint j, float t,
+                               rotation r = rotation::as_played) noexcept;
+std::optional<ray> gaze_ray(const recording& rec, float t) noexcept;
+std::optional<bool> hand_tracked(const recording& rec, side s, float t) noexcept;
+std::optional<bool> hand_pinching(const recording& rec, side s, float t) noexcept;
+
+// Why a time grid was refused.
+enum class grid_error : std::uint8_t {
+    none,
+    // The rate is not finite or not positive.
+    bad_rate,
+    // `from` or `to` is not finite or lies outside the float range.
+    bad_time,
+    // `from` or `to` was left to the recording, which has no keys.
+    no_keys,
+    // More than 2^53 rows: the row times would no longer be exact.
+    too_many_rows,
+};
+std::string_view grid_error_name(grid_error e) noexcept;
+
+// Samples selected curves of a recording on the grid t_i = from + i / rate (computed in double,
+// so there is no drift), for every i with t_i <= to (or past it by less than a millionth of a
+// step, which decimal ranges need: 0.1 + 2 / 10 > 0.3). Each row is evaluated at float(t_i) with
+// one curve_sampler per curve, so a row's values are exactly evaluate(curve, row time). The object
+// holds its samplers inline (no allocation); the recording's bytes must outlive it.
+//
+//     inputanim::resampler rs(rec);
+//     rs.select("hand.left.joint.*.position.*");
+//     if (rs.set_grid(60.0) == inputanim::grid_error::none) {
+//         std::vector<float> row(rs.curves().size());
+//         while (auto t = rs.next(row)) print(*t, row);
+//     }
+class resampler {
+  public:
+    // Selects no curve; the grid is empty until set_grid succeeds.
+    explicit resampler(const recording& rec) noexcept : rec_(&rec) {}
+    // The recording must outlive the resampler.
+    explicit resampler(recording&&) = delete;
+
+    // Adds every curve of the recording.
+    void select_all() noexcept;
+    // Adds the curves of the recording whose path matches `glob` (path_matches) and returns how
+    // many curves of the recording it matched, including ones already selected.
+    std::size_t select(std::string_view glob) noexcept;
+    // The selected curves, in file order, each once: the columns of a row.
+    std::span<const curve_id> curves() const noexcept { return {ids_.data(), count_}; }
+
+    // `from` defaults to the recording's first key time, `to` to its duration (last key time).
+    // On error the grid has no rows. Rewinds to the first row.
+    grid_error set_grid(double rate, std::optional<double> from = std::nullopt,
+                        std::optional<double> to = std::nullopt) noexcept;
+    std::uint64_t row_count() const noexcept { return rows_; }
+    // The time of row i (i < row_count()) as the curves are evaluated at: float(from + i / rate).
+    float row_time(std::uint64_t i) const noexcept;
+
+    // Writes the values of the next row into out[0, curves().size()) and returns its time;
+    // nullopt after the last row or when `out` is smaller than curves().size().
+    std::optional<float> next(std::span<float> out) noexcept;
+    // The index of the row `next` writes.
+    std::uint64_t position() const noexcept { return next_row_; }
+    void rewind() noexcept { next_row_ = 0; }
+
+  private:
+    void rebuild() noexcept;
+
+    const recording* rec_;
+    std::array<bool, curve_id_count> selected_{};
+    std::array<curve_id, curve_id_count> ids_{};
+    std::array<curve_sampler, curve_id_count> samplers_{};
+    std::size_t count_ = 0;
+    double from_ = 0.0;
+    double rate_ = 1.0;
+    std::uint64_t rows_ = 0;
+    std::uint64_t next_row_ = 0;
+};
+
+}  // namespace inputanim
