@@ -1,4 +1,6 @@
-// A read-only memory mapping of a file, owned and move-only. No Boost in this header.
+// A read-only memory mapping of a file, owned and move-only, and the guard that turns a page
+// which vanished under the mapping (another process truncated the file) into an I/O error
+// instead of a SIGBUS that kills the process. No Boost in this header.
 #pragma once
 
 #include <cstddef>
@@ -6,11 +8,37 @@
 #include <memory>
 #include <span>
 #include <system_error>
+#include <type_traits>
+#include <utility>
 
 namespace inputanim {
 
+namespace detail {
+// Runs fn(context) with SIGBUS faults inside `region` turned into std::errc::io_error.
+std::error_code run_guarded(std::span<const std::byte> region, void (*fn)(void*), void* context);
+}  // namespace detail
+
+// Runs `f()`, which reads memory inside `region` (a mapping), so that a SIGBUS raised by a read
+// inside `region` ends `f` at once and returns std::errc::io_error; the process lives on.
+// A SIGBUS anywhere else keeps its usual meaning (the previous handler, else the default action).
+// Thread-safe: each thread has its own guard; guards nest (the innermost one covering the
+// faulting address wins).
+//
+// A fault leaves `f` with siglongjmp, so `f` must not own anything with a destructor that has to
+// run (memory, locks) while it touches the region. The library's reader, recording, validate and
+// check_content qualify: they neither allocate nor lock. read_model does not (it allocates).
+//
+// Returns `f`'s results through what it captures; an error means they are incomplete.
+template <class F>
+std::error_code guarded(std::span<const std::byte> region, F&& f) {
+    using callable = std::remove_reference_t<F>;
+    return detail::run_guarded(
+        region, [](void* context) { (*static_cast<callable*>(context))(); },
+        const_cast<void*>(static_cast<const void*>(std::addressof(f))));
+}
+
 class mapped_file {
-public:
+  public:
     mapped_file() noexcept;
     mapped_file(mapped_file&&) noexcept;
     mapped_file& operator=(mapped_file&&) noexcept;
@@ -26,7 +54,14 @@ public:
     std::span<const std::byte> bytes() const noexcept;
     std::size_t size() const noexcept { return bytes().size(); }
 
-private:
+    // guarded(bytes(), f): reads of this mapping inside `f` that hit a page cut off by a
+    // concurrent truncation return std::errc::io_error instead of killing the process.
+    template <class F>
+    std::error_code guard(F&& f) const {
+        return guarded(bytes(), std::forward<F>(f));
+    }
+
+  private:
     struct impl;
     std::unique_ptr<impl> impl_;
 };

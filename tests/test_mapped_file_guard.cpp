@@ -1,0 +1,300 @@
+// A file truncated by someone else while it is mapped: reads inside a guard end with an I/O
+// error and the process lives on; faults outside any guard keep killing the process.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <barrier>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/builders.hpp"
+
+using namespace inputanim;
+using namespace inputanim::testing;
+
+namespace {
+
+// A valid recording of many pages: 7 camera curves of 4000 full keyframes (about 780 KiB).
+bytes long_recording() {
+    model m = empty_model(shape::v11_full);
+    for (std::size_t c = 0; c < pose_channel_count; ++c) {
+        auto& keys = m[camera_curve(static_cast<pose_channel>(c))].keys;
+        for (int i = 0; i < 4000; ++i) {
+            keys.push_back(keyframe{static_cast<float>(i) / 60.0f, c == 6 ? 1.0f : 0.0f});
+        }
+    }
+    return write(m);
+}
+
+// A file in the temporary folder, removed at the end of the test; `cut` truncates it through a
+// descriptor of its own, as another process would.
+class temp_file {
+  public:
+    explicit temp_file(const bytes& content) {
+        static std::atomic<int> counter{0};
+        path_ = std::filesystem::temp_directory_path() /
+                ("inputanim-guard-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) +
+                 ".bin");
+        std::ofstream out(path_, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(content.data()),
+                  static_cast<std::streamsize>(content.size()));
+    }
+    ~temp_file() { std::filesystem::remove(path_); }
+    temp_file(const temp_file&) = delete;
+    temp_file& operator=(const temp_file&) = delete;
+
+    const std::filesystem::path& path() const { return path_; }
+    void cut(off_t size) const {
+        const int fd = ::open(path_.c_str(), O_WRONLY);
+        ASSERT_GE(fd, 0);
+        ASSERT_EQ(::ftruncate(fd, size), 0);
+        ::close(fd);
+    }
+
+  private:
+    std::filesystem::path path_;
+};
+
+mapped_file map(const temp_file& f) {
+    std::error_code ec;
+    mapped_file m = mapped_file::open(f.path(), ec);
+    EXPECT_FALSE(ec) << ec.message();
+    return m;
+}
+
+const std::error_code io_error = std::make_error_code(std::errc::io_error);
+
+// Reads every keyframe field of the reader's curve; the sum keeps the reads from being dropped.
+float read_all_keys(const reader& r) {
+    float sum = 0.0f;
+    for (const keyframe_view k : r.curve().keys) sum += k.time() + k.value() + k.in_weight();
+    return sum;
+}
+
+}  // namespace
+
+TEST(MappedFileGuard, AWalkOverAnUnchangedFileSucceedsAndReturnsItsResult) {
+    const temp_file file(long_recording());
+    const mapped_file m = map(file);
+    report rep;
+    const std::error_code ec = m.guard([&] { rep = validate(m.bytes()); });
+    EXPECT_FALSE(ec) << ec.message();
+    EXPECT_TRUE(rep.valid()) << rep.error.message();
+    EXPECT_EQ(rep.summary.keyframes, 7u * 4000u);
+}
+
+TEST(MappedFileGuard, TruncationInTheMiddleOfAWalkIsAnIoErrorAndTheProcessLivesOn) {
+    const bytes content = long_recording();
+    const temp_file file(content);
+    const mapped_file m = map(file);
+    ASSERT_EQ(m.size(), content.size());
+
+    std::size_t curves_read = 0;
+    bool finished = false;
+    float sum = 0.0f;
+    const std::error_code ec = m.guard([&] {
+        reader r(m.bytes());
+        for (item it = r.next(); it == item::curve; it = r.next()) {
+            sum += read_all_keys(r);
+            // After the first curve, another writer cuts the file to one page.
+            if (++curves_read == 1) file.cut(4096);
+        }
+        finished = true;
+    });
+    EXPECT_EQ(ec, io_error);
+    EXPECT_EQ(curves_read, 1u);
+    EXPECT_FALSE(finished);
+
+    // The process is alive and the next guarded walk over a sound file works.
+    const temp_file other(small_file(shape::v11_compact));
+    const mapped_file good = map(other);
+    report rep;
+    EXPECT_FALSE(good.guard([&] { rep = validate(good.bytes()); }));
+    EXPECT_TRUE(rep.valid()) << rep.error.message();
+}
+
+TEST(MappedFileGuard, ValidatingAFileTruncatedAfterMappingIsAnIoError) {
+    const temp_file file(long_recording());
+    const mapped_file m = map(file);
+    file.cut(0);
+    report rep;
+    EXPECT_EQ(m.guard([&] { rep = validate(m.bytes()); }), io_error);
+}
+
+TEST(MappedFileGuard, ReadsBeforeTheNewEndStillWorkAfterATruncation) {
+    const bytes content = long_recording();
+    const temp_file file(content);
+    const mapped_file m = map(file);
+    file.cut(8192);
+    std::byte first{};
+    std::byte last_kept{};
+    EXPECT_FALSE(m.guard([&] {
+        first = m.bytes()[0];
+        last_kept = m.bytes()[8191];
+    }));
+    EXPECT_EQ(first, content[0]);
+    EXPECT_EQ(last_kept, content[8191]);
+}
+
+TEST(MappedFileGuard, AGuardCanBeUsedAgainAfterAFault) {
+    const temp_file file(long_recording());
+    const mapped_file m = map(file);
+    file.cut(4096);
+    for (int i = 0; i < 100; ++i) {
+        volatile std::byte sink{};
+        EXPECT_EQ(m.guard([&] { sink = m.bytes()[m.size() - 1]; }), io_error) << "round " << i;
+    }
+}
+
+TEST(MappedFileGuard, AFaultInsideAnOuterGuardsRegionEndsTheOuterGuard) {
+    const temp_file cut_file(long_recording());
+    const temp_file sound_file(long_recording());
+    const mapped_file cut = map(cut_file);
+    const mapped_file sound = map(sound_file);
+    cut_file.cut(0);
+    bool inner_returned = false;
+    const std::error_code outer = cut.guard([&] {
+        const std::error_code inner = sound.guard([&] {
+            volatile std::byte sink = cut.bytes()[100000];
+            (void)sink;
+        });
+        inner_returned = true;
+        (void)inner;
+    });
+    EXPECT_EQ(outer, io_error);
+    EXPECT_FALSE(inner_returned);
+
+    // The inner guard's frame is gone: a later guard on this thread works as usual.
+    report rep;
+    EXPECT_FALSE(sound.guard([&] { rep = validate(sound.bytes()); }));
+    EXPECT_TRUE(rep.valid());
+}
+
+TEST(MappedFileGuard, TwoThreadsGuardingAtOnceEachGetTheirOwnResult) {
+    constexpr int rounds = 50;
+    std::barrier both(2);
+    std::atomic<int> faulting_errors{0};
+    std::atomic<int> sound_successes{0};
+
+    // One thread faults in every round while the other walks a sound file at the same moment.
+    std::thread faulting([&] {
+        for (int i = 0; i < rounds; ++i) {
+            const temp_file file(long_recording());
+            const mapped_file m = map(file);
+            file.cut(4096);
+            both.arrive_and_wait();
+            report rep;
+            if (m.guard([&] { rep = validate(m.bytes()); }) == io_error) ++faulting_errors;
+        }
+    });
+    std::thread sound([&] {
+        const temp_file file(long_recording());
+        const mapped_file m = map(file);
+        for (int i = 0; i < rounds; ++i) {
+            both.arrive_and_wait();
+            report rep;
+            if (!m.guard([&] { rep = validate(m.bytes()); }) && rep.valid()) ++sound_successes;
+        }
+    });
+    faulting.join();
+    sound.join();
+    EXPECT_EQ(faulting_errors.load(), rounds);
+    EXPECT_EQ(sound_successes.load(), rounds);
+}
+
+TEST(MappedFileGuard, TwoThreadsFaultingAtOnceBothGetAnIoError) {
+    constexpr int rounds = 50;
+    std::barrier both(2);
+    std::atomic<int> errors{0};
+    auto work = [&] {
+        for (int i = 0; i < rounds; ++i) {
+            const temp_file file(long_recording());
+            const mapped_file m = map(file);
+            file.cut(0);
+            both.arrive_and_wait();
+            float sum = 0.0f;
+            const std::error_code ec = m.guard([&] {
+                reader r(m.bytes());
+                for (item it = r.next(); it == item::curve; it = r.next()) sum += read_all_keys(r);
+            });
+            if (ec == io_error) ++errors;
+        }
+    };
+    std::thread a(work);
+    std::thread b(work);
+    a.join();
+    b.join();
+    EXPECT_EQ(errors.load(), 2 * rounds);
+}
+
+TEST(MappedFileGuard, AnEmptyMappingRunsTheFunction) {
+    const temp_file file(bytes{});
+    const mapped_file m = map(file);
+    bool ran = false;
+    EXPECT_FALSE(m.guard([&] { ran = true; }));
+    EXPECT_TRUE(ran);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define INPUTANIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define INPUTANIM_ASAN 1
+#endif
+#endif
+
+// The death of an unguarded fault: SIGBUS, unless AddressSanitizer's own SIGBUS handler (which
+// the guard chains to) reports the fault and exits with an error instead.
+bool died_of_sigbus(int status) {
+#ifdef INPUTANIM_ASAN
+    return !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+#else
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS;
+#endif
+}
+
+// Death tests re-run the test in a fresh process, so the threads above do not matter.
+using MappedFileGuardDeathTest = ::testing::Test;
+
+TEST_F(MappedFileGuardDeathTest, AFaultOutsideAnyGuardStillKillsTheProcess) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const temp_file file(long_recording());
+    const mapped_file m = map(file);
+    // The first guard installs the handler; unguarded faults must still kill afterwards.
+    EXPECT_FALSE(m.guard([] {}));
+    file.cut(0);
+    EXPECT_EXIT(
+        {
+            volatile std::byte sink = m.bytes()[m.size() - 1];
+            (void)sink;
+        },
+        died_of_sigbus, "");
+}
+
+TEST_F(MappedFileGuardDeathTest, AFaultOutsideTheGuardedRegionStillKillsTheProcess) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const temp_file guarded_file(long_recording());
+    const temp_file cut_file(long_recording());
+    const mapped_file guarded_map = map(guarded_file);
+    const mapped_file cut = map(cut_file);
+    cut_file.cut(0);
+    EXPECT_EXIT(
+        {
+            const std::error_code ec = guarded_map.guard([&] {
+                volatile std::byte sink = cut.bytes()[cut.size() - 1];
+                (void)sink;
+            });
+            (void)ec;
+        },
+        died_of_sigbus, "");
+}
