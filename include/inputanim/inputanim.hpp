@@ -2,10 +2,13 @@
 #pragma once
 
 #include "inputanim/error.hpp"
+#include "inputanim/evaluate.hpp"
 #include "inputanim/format.hpp"
+#include "inputanim/generate.hpp"
 #include "inputanim/mapped_file.hpp"
 #include "inputanim/reader.hpp"
 #include "inputanim/recording.hpp"
+#include "inputanim/stream.hpp"
 #include "inputanim/validate.hpp"
 #include "inputanim/views.hpp"
 #include "inputanim/writer.hpp"
