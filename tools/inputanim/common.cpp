@@ -1,0 +1,152 @@
+#include "common.hpp"
+
+#include <array>
+#include <charconv>
+#include <iostream>
+#include <limits>
+#include <system_error>
+
+#include "report_json.hpp"
+
+namespace inputanim::cli {
+
+namespace {
+
+// A plain decimal count up to `max`. CLI11 itself would read "010" as octal 8 and "-1" as the
+// largest unsigned value, so the text is checked here and handed on in canonical form.
+CLI::Validator count_up_to(std::uint64_t max) {
+    return CLI::Validator(
+        [max](std::string& text) -> std::string {
+            std::uint64_t value = 0;
+            const char* end = text.data() + text.size();
+            const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+            if (ec == std::errc::invalid_argument || ptr != end) {
+                return "'" + text + "' is not a non-negative decimal integer";
+            }
+            if (ec == std::errc::result_out_of_range || value > max) {
+                return text + " is above the largest accepted value " + std::to_string(max);
+            }
+            text = std::to_string(value);
+            return {};
+        },
+        "");
+}
+
+level level_named(const std::string& name) {
+    return name == "structure" ? level::structure : level::full;
+}
+
+layout_choice layout_named(const std::string& name) {
+    if (name == "compact") return layout_choice::compact;
+    if (name == "full") return layout_choice::full;
+    return layout_choice::automatic;
+}
+
+}  // namespace
+
+validate_options check_options::to_validate_options() const {
+    return validate_options{level_named(level), layout_named(layout), limits};
+}
+
+void add_check_options(CLI::App& cmd, check_options& options) {
+    cmd.add_option("FILE", options.files, "Recordings to read (.bin)")->required();
+    cmd.add_flag("--json", options.json, "Print one JSON object per file and line (JSON Lines)");
+    cmd.add_option("--level", options.level,
+                   "structure: headers and counts only; full: also every keyframe and marker")
+        ->check(CLI::IsMember({"structure", "full"}))
+        ->capture_default_str();
+    cmd.add_option("--layout", options.layout,
+                   "v1.1 float keyframes: compact (8 bytes, MRTK), full (28 bytes) or auto-detect")
+        ->check(CLI::IsMember({"auto", "compact", "full"}))
+        ->capture_default_str();
+}
+
+void add_limit_options(CLI::App& cmd, inputanim::limits& limits) {
+    constexpr std::uint64_t u32_max = std::numeric_limits<std::uint32_t>::max();
+    constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
+    const auto add = [&](const char* name, auto& value, std::uint64_t max, const char* what) {
+        cmd.add_option(name, value, what)
+            ->transform(count_up_to(max))
+            ->type_name("N")
+            ->group("Limits (a file passing one is invalid: limit_exceeded)");
+    };
+    add("--max-bytes", limits.max_bytes, u64_max, "Largest accepted file size in bytes");
+    add("--max-keyframes-per-curve", limits.max_keyframes_per_curve, u32_max,
+        "Most keyframes accepted in one curve");
+    add("--max-total-keyframes", limits.max_total_keyframes, u64_max,
+        "Most keyframes accepted in the whole file");
+    add("--max-markers", limits.max_markers, u32_max, "Most markers accepted");
+    add("--max-marker-name-bytes", limits.max_marker_name_bytes, u32_max,
+        "Longest accepted marker name in bytes");
+}
+
+int check_files(const check_options& options, const report_printer& print) {
+    const validate_options how = options.to_validate_options();
+    int status = exit_valid;
+    for (const std::string& path : options.files) {
+        std::error_code ec;
+        const mapped_file file = mapped_file::open(path, ec);
+        if (ec) {
+            // Keeps the diagnostic after the results before it when both go to one terminal.
+            std::cout.flush();
+            std::cerr << "inputanim: " << path << ": " << ec.message() << '\n';
+            status = exit_unreadable;
+            continue;
+        }
+        report rep;
+        // Another process may truncate the file while it is mapped: an I/O error, not a SIGBUS.
+        if (const std::error_code io = file.guard([&] { rep = validate(file.bytes(), how); })) {
+            std::cout.flush();
+            std::cerr << "inputanim: " << path << ": " << io.message() << '\n';
+            status = exit_unreadable;
+            continue;
+        }
+        if (options.json) {
+            // Paths are bytes, not necessarily UTF-8: replace what JSON cannot carry.
+            std::cout << report_json(path, rep, file.size())
+                             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                      << '\n';
+        } else {
+            print(path, rep, file.size());
+        }
+        if (!rep.valid() && status == exit_valid) status = exit_invalid;
+    }
+    return status;
+}
+
+std::string error_text(const error& e) {
+    std::string text(error_name(e.code));
+    text += " at byte " + std::to_string(e.offset);
+    if (e.place == error_place::curve) {
+        text += ", curve ";
+        text += e.path();
+        if (e.index >= 0) text += ", keyframe " + std::to_string(e.index);
+    } else if (e.place == error_place::markers && e.index >= 0) {
+        text += ", marker " + std::to_string(e.index);
+    } else if (e.place == error_place::markers) {
+        text += ", marker list";
+    }
+    // error::message() is "<where>: <what>"; the where is written above from the fields.
+    const std::string message = e.message();
+    const std::size_t colon = message.find(": ");
+    text += ": ";
+    text += colon == std::string::npos ? message : message.substr(colon + 2);
+    return text;
+}
+
+std::string warning_text(const warning& w) {
+    std::string text(warning_name(w.code));
+    text += ", curve ";
+    text += w.path();
+    text += ": ";
+    text += w.message();
+    return text;
+}
+
+std::string float_text(float v) {
+    std::array<char, 32> text{};
+    const auto result = std::to_chars(text.data(), text.data() + text.size(), v);
+    return std::string(text.data(), result.ptr);
+}
+
+}  // namespace inputanim::cli

@@ -1,0 +1,73 @@
+// inputanim info: a readable summary of each file (what it holds, and why it is invalid).
+#include <iostream>
+#include <memory>
+
+#include "common.hpp"
+
+namespace inputanim::cli {
+
+namespace {
+
+std::string blocks_text(const block_flags& b) {
+    std::string text;
+    for (const auto& [present, name] :
+         {std::pair{b.camera, "camera"}, std::pair{b.hands, "hands"}, std::pair{b.gaze, "gaze"}}) {
+        if (!present) continue;
+        if (!text.empty()) text += ", ";
+        text += name;
+    }
+    return text.empty() ? "none" : text;
+}
+
+void print_info(const std::string& path, const report& rep, std::uint64_t file_bytes,
+                level checked) {
+    const summary& s = rep.summary;
+    std::cout << path << ": " << (rep.valid() ? "valid" : "invalid") << " (level "
+              << (checked == level::structure ? "structure" : "full") << ")\n";
+    // The library leaves the version at 0.0 when the header could not be read.
+    if (s.major != 0) {
+        std::cout << "  version    " << s.major << '.' << s.minor << '\n'
+                  << "  layout     " << (s.layout == layout::compact ? "compact" : "full") << '\n'
+                  << "  blocks     " << blocks_text(s.blocks) << '\n';
+    } else {
+        std::cout << "  version    unknown (header not read)\n";
+    }
+    std::cout << "  curves     " << s.curves << '\n' << "  keyframes  " << s.keyframes << '\n';
+    std::cout << "  markers    "
+              << (s.markers ? std::to_string(*s.markers) : std::string("none (no marker list)"))
+              << '\n';
+    if (s.start && s.duration) {
+        std::cout << "  start      " << float_text(*s.start) << " s\n"
+                  << "  duration   " << float_text(*s.duration) << " s\n";
+    } else {
+        std::cout << "  start      - (no keyframes)\n"
+                  << "  duration   - (no keyframes)\n";
+    }
+    std::cout << "  size       " << file_bytes << " bytes\n";
+    std::cout << "  warnings   " << rep.warnings_found << '\n';
+    for (const warning& w : rep.warnings()) std::cout << "    " << warning_text(w) << '\n';
+    if (!rep.valid()) std::cout << "  error      " << error_text(rep.error) << '\n';
+}
+
+}  // namespace
+
+command add_info_command(CLI::App& app) {
+    auto options = std::make_shared<check_options>();
+    options->level = "structure";
+    CLI::App* cmd = app.add_subcommand(
+        "info", "Summarize files: version, blocks, curves, keys, markers, times, warnings");
+    add_check_options(*cmd, *options);
+    return {cmd, [options] {
+                const level checked = options->to_validate_options().level;
+                bool first = true;
+                return check_files(*options, [&](const std::string& path, const report& rep,
+                                                 std::uint64_t file_bytes) {
+                    // A blank line between files keeps each summary a paragraph.
+                    if (!first) std::cout << '\n';
+                    first = false;
+                    print_info(path, rep, file_bytes, checked);
+                });
+            }};
+}
+
+}  // namespace inputanim::cli

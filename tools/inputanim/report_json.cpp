@@ -1,0 +1,102 @@
+#include "report_json.hpp"
+
+#include <array>
+#include <charconv>
+#include <cstdlib>
+#include <string>
+
+namespace inputanim::cli {
+
+namespace {
+
+nlohmann::json optional_float(const std::optional<float>& v) {
+    return v ? nlohmann::json(json_number(*v)) : nlohmann::json(nullptr);
+}
+
+nlohmann::json index_or_null(std::int64_t index) {
+    return index >= 0 ? nlohmann::json(index) : nlohmann::json(nullptr);
+}
+
+std::string_view place_name(error_place place) {
+    switch (place) {
+        case error_place::none:
+            return "none";
+        case error_place::header:
+            return "header";
+        case error_place::curve:
+            return "curve";
+        case error_place::markers:
+            return "markers";
+        case error_place::trailer:
+            return "trailer";
+    }
+    return "unknown";
+}
+
+}  // namespace
+
+double json_number(float v) {
+    std::array<char, 32> text{};
+    const auto result = std::to_chars(text.data(), text.data() + text.size() - 1, v);
+    *result.ptr = '\0';
+    return std::strtod(text.data(), nullptr);
+}
+
+nlohmann::json error_json(const error& e) {
+    const std::string_view path = e.path();
+    return {
+        {"code", error_name(e.code)},
+        {"offset", e.offset},
+        {"place", place_name(e.place)},
+        {"curve", path.empty() ? nlohmann::json(nullptr) : nlohmann::json(path)},
+        {"keyframe", e.place == error_place::curve ? index_or_null(e.index) : nullptr},
+        {"marker", e.place == error_place::markers ? index_or_null(e.index) : nullptr},
+        {"limit", e.code == errc::limit_exceeded ? nlohmann::json(limit_name(e.limit)) : nullptr},
+        {"message", e.message()},
+    };
+}
+
+nlohmann::json warning_json(const warning& w) {
+    return {
+        {"code", warning_name(w.code)},
+        {"curve", w.path()},
+        {"keyframe", index_or_null(w.keyframe)},
+        {"count", w.count},
+        {"message", w.message()},
+    };
+}
+
+nlohmann::json report_json(std::string_view path, const report& rep, std::uint64_t file_bytes) {
+    const summary& s = rep.summary;
+    // The library leaves the version at 0.0 when the header could not be read.
+    const bool header_read = s.major != 0;
+    const auto if_header = [&](nlohmann::json v) {
+        return header_read ? std::move(v) : nlohmann::json(nullptr);
+    };
+
+    nlohmann::json warnings = nlohmann::json::array();
+    for (const warning& w : rep.warnings()) warnings.push_back(warning_json(w));
+
+    nlohmann::json j = {
+        {"path", path},
+        {"valid", rep.valid()},
+        {"bytes", file_bytes},
+        {"version", if_header(std::to_string(s.major) + "." + std::to_string(s.minor))},
+        {"layout", if_header(s.layout == layout::compact ? "compact" : "full")},
+        {"has_camera", if_header(s.blocks.camera)},
+        {"has_hands", if_header(s.blocks.hands)},
+        {"has_gaze", if_header(s.blocks.gaze)},
+        {"curves", s.curves},
+        {"keyframes", s.keyframes},
+        {"markers", s.markers ? nlohmann::json(*s.markers) : nlohmann::json(nullptr)},
+        {"start", optional_float(s.start)},
+        {"duration", optional_float(s.duration)},
+        {"warnings", std::move(warnings)},
+        // The report keeps the first report::max_warnings; this counts them all.
+        {"warnings_found", rep.warnings_found},
+    };
+    if (!rep.valid()) j["error"] = error_json(rep.error);
+    return j;
+}
+
+}  // namespace inputanim::cli

@@ -1,0 +1,35 @@
+// inputanim validate: one line per file, `PATH: valid` or `PATH: invalid: <error>`, warnings
+// indented below.
+#include <iostream>
+#include <memory>
+
+#include "common.hpp"
+
+namespace inputanim::cli {
+
+namespace {
+
+void print_validation(const std::string& path, const report& rep, std::uint64_t) {
+    if (rep.valid()) {
+        std::cout << path << ": valid\n";
+    } else {
+        std::cout << path << ": invalid: " << error_text(rep.error) << '\n';
+    }
+    for (const warning& w : rep.warnings()) std::cout << "  warning: " << warning_text(w) << '\n';
+    if (rep.warnings_found > rep.warning_count) {
+        std::cout << "  (" << rep.warnings_found - rep.warning_count << " more warnings)\n";
+    }
+}
+
+}  // namespace
+
+command add_validate_command(CLI::App& app) {
+    auto options = std::make_shared<check_options>();
+    CLI::App* cmd = app.add_subcommand(
+        "validate", "Check files against the format: first error, byte offset, warnings");
+    add_check_options(*cmd, *options);
+    add_limit_options(*cmd, options->limits);
+    return {cmd, [options] { return check_files(*options, print_validation); }};
+}
+
+}  // namespace inputanim::cli
