@@ -110,15 +110,21 @@ bool reader::read_header() noexcept {
             case layout_choice::full: header_.layout = layout::full; break;
             case layout_choice::automatic: {
                 // FORMAT.md section 3: the first layout under which the file is sound; else the
-                // one whose walk got further, compact on a tie.
-                const inputanim::error compact = walk_under(bytes_, layout_choice::compact, options_.limits);
-                if (!compact) {
+                // one whose walk got further, compact on a tie. A walk stopped by a configured
+                // limit counts as sound: a limit says nothing about the layout.
+                const auto sound = [](const inputanim::error& e) {
+                    return !e || e.code == errc::limit_exceeded;
+                };
+                const inputanim::error compact =
+                    walk_under(bytes_, layout_choice::compact, options_.limits);
+                if (sound(compact)) {
                     header_.layout = layout::compact;
                     break;
                 }
-                const inputanim::error full = walk_under(bytes_, layout_choice::full, options_.limits);
+                const inputanim::error full =
+                    walk_under(bytes_, layout_choice::full, options_.limits);
                 header_.layout =
-                    !full || full.offset > compact.offset ? layout::full : layout::compact;
+                    sound(full) || full.offset > compact.offset ? layout::full : layout::compact;
                 break;
             }
         }

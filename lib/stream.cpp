@@ -433,31 +433,41 @@ void stream_validator::fail_header(errc code, std::uint64_t offset) noexcept {
     status_ = stream_status::error;
 }
 
-// Final only when no walk can change the outcome any more: every walk has a structural error
-// (which ends it). A content error is never final: a structural error further on would win.
+// Final only when no walk can change the outcome any more: the first walk in order of
+// preference that has not failed could still be chosen, unless a preferred walk was stopped by a
+// limit (which counts as sound, so it is chosen) or every walk has a structural error. A content
+// error is never final: a structural error further on would win.
 void stream_validator::update_status() noexcept {
-    bool all_failed = true;
-    bool all_ended = true;
+    bool decided = true;
     for (std::size_t i = 0; i < walk_count_; ++i) {
         if (!walks_[i].failed()) {
-            all_failed = false;
-            if (!walks_[i].complete()) all_ended = false;
+            decided = false;
+            break;
         }
+        if (walks_[i].structural_error().code == errc::limit_exceeded) break;
     }
-    if (all_failed) {
+    if (decided) {
         conclude();
         status_ = stream_status::error;
-    } else {
-        status_ = all_ended ? stream_status::done : stream_status::more;
+        return;
     }
+    bool all_ended = true;
+    for (std::size_t i = 0; i < walk_count_; ++i) {
+        if (!walks_[i].failed() && !walks_[i].complete()) all_ended = false;
+    }
+    status_ = all_ended ? stream_status::done : stream_status::more;
 }
 
 const detail::layout_walk& stream_validator::chosen() const noexcept {
     if (walk_count_ == 1) return walks_[0];
     const detail::layout_walk& compact = walks_[0];
     const detail::layout_walk& full = walks_[1];
-    if (!compact.failed()) return compact;
-    if (!full.failed()) return full;
+    // As in the whole-buffer reader: a walk stopped by a limit counts as sound.
+    const auto sound = [](const detail::layout_walk& w) {
+        return !w.failed() || w.structural_error().code == errc::limit_exceeded;
+    };
+    if (sound(compact)) return compact;
+    if (sound(full)) return full;
     return full.structural_error().offset > compact.structural_error().offset ? full : compact;
 }
 

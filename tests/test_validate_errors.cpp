@@ -493,6 +493,25 @@ TEST(Limits, MarkerNameLimitComesBeforeTheNamesFit) {
     EXPECT_EQ(validate(view(b)).error.code, errc::truncated);
 }
 
+// FORMAT.md section 3 picks the layout by structural soundness; a limit says nothing about the
+// layout, so a walk it stops counts as sound and the limit is what the report names, not a
+// misreading of the file under the other layout.
+TEST(Limits, AWalkStoppedByALimitCountsAsSoundWhenTheLayoutIsDetected) {
+    generate_options g;
+    g.seconds = 5;
+    const bytes b = write(generate(g));
+    limits lim;
+    lim.max_total_keyframes = 1000;
+    const report r = validate_with(b, lim);
+    EXPECT_EQ(r.error.code, errc::limit_exceeded);
+    EXPECT_EQ(r.error.limit, limit_kind::total_keyframes);
+    EXPECT_EQ(r.summary.layout, layout::compact);
+
+    stream_validator v(validate_options{level::full, layout_choice::automatic, lim});
+    v.feed(view(b));
+    EXPECT_EQ(v.finish().error, r.error);
+}
+
 TEST(Limits, AreStructuralAndApplyAtLevelStructure) {
     const bytes b = small_file(shape::v11_compact);
     limits lim;
@@ -501,4 +520,14 @@ TEST(Limits, AreStructuralAndApplyAtLevelStructure) {
         validate(view(b), validate_options{level::structure, layout_choice::automatic, lim});
     EXPECT_EQ(r.error.code, errc::limit_exceeded);
     EXPECT_EQ(r.error.limit, limit_kind::markers);
+}
+
+// docs/SECURITY.md's table and the CLI's --upload-limits both rest on this one function.
+TEST(Limits, UploadLimitsAreTheDocumentedOnes) {
+    constexpr limits l = upload_limits();
+    EXPECT_EQ(l.max_bytes, 64u << 20);
+    EXPECT_EQ(l.max_keyframes_per_curve, 1u << 18);
+    EXPECT_EQ(l.max_total_keyframes, 1u << 21);
+    EXPECT_EQ(l.max_markers, 4096u);
+    EXPECT_EQ(l.max_marker_name_bytes, 1024u);
 }

@@ -25,6 +25,18 @@ struct limits {
     std::uint32_t max_marker_name_bytes = std::numeric_limits<std::int32_t>::max();
 };
 
+// The ceilings recommended for validating uploads from strangers; docs/SECURITY.md gives the
+// reason for each. The default `limits{}` sets none.
+constexpr limits upload_limits() noexcept {
+    limits l;
+    l.max_bytes = std::uint64_t{64} << 20;
+    l.max_keyframes_per_curve = std::uint32_t{1} << 18;
+    l.max_total_keyframes = std::uint64_t{1} << 21;
+    l.max_markers = 4096;
+    l.max_marker_name_bytes = 1024;
+    return l;
+}
+
 struct read_options {
     // Applies to v1.1 files; v1.0 files are always `full`.
     layout_choice layout = layout_choice::automatic;

@@ -1,9 +1,12 @@
 #include "common.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstring>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <system_error>
 
 #include "report_json.hpp"
@@ -49,7 +52,8 @@ validate_options check_options::to_validate_options() const {
 }
 
 void add_check_options(CLI::App& cmd, check_options& options) {
-    cmd.add_option("FILE", options.files, "Recordings to read (.bin)")->required();
+    cmd.add_option("FILE", options.files, "Recordings to read (.bin, or gzip-compressed: .bin.gz)")
+        ->required();
     cmd.add_flag("--json", options.json, "Print one JSON object per file and line (JSON Lines)");
     cmd.add_option("--level", options.level,
                    "structure: headers and counts only; full: also every keyframe and marker")
@@ -78,38 +82,136 @@ void add_limit_options(CLI::App& cmd, inputanim::limits& limits) {
     add("--max-markers", limits.max_markers, u32_max, "Most markers accepted");
     add("--max-marker-name-bytes", limits.max_marker_name_bytes, u32_max,
         "Longest accepted marker name in bytes");
+    auto upload = std::make_shared<bool>(false);
+    cmd.add_flag("--upload-limits", *upload,
+                 "Apply the limits docs/SECURITY.md recommends for uploads (each --max-* flag "
+                 "given still wins)")
+        ->group("Limits (a file passing one is invalid: limit_exceeded)");
+    // After parsing, so that the order of the flags on the command line does not matter.
+    cmd.parse_complete_callback([&cmd, &limits, upload] {
+        if (!*upload) return;
+        const inputanim::limits recommended = upload_limits();
+        const auto unless_given = [&](const char* name, auto& value, auto preset_value) {
+            if (cmd.count(name) == 0) value = preset_value;
+        };
+        unless_given("--max-bytes", limits.max_bytes, recommended.max_bytes);
+        unless_given("--max-keyframes-per-curve", limits.max_keyframes_per_curve,
+                     recommended.max_keyframes_per_curve);
+        unless_given("--max-total-keyframes", limits.max_total_keyframes,
+                     recommended.max_total_keyframes);
+        unless_given("--max-markers", limits.max_markers, recommended.max_markers);
+        unless_given("--max-marker-name-bytes", limits.max_marker_name_bytes,
+                     recommended.max_marker_name_bytes);
+    });
+}
+
+namespace {
+
+// Hands the mapping to `take` in chunks copied out of it under the SIGBUS guard, so that the
+// code that inflates (zlib, which allocates) never reads the mapping itself: a concurrent
+// truncation then ends the copy, never a half-done inflation. Stops when `take` returns false.
+template <class Take>
+std::error_code for_each_chunk(const mapped_file& map, Take&& take) {
+    constexpr std::size_t chunk_size = 64 * 1024;
+    std::vector<std::byte> chunk(chunk_size);
+    const std::span<const std::byte> all = map.bytes();
+    for (std::size_t pos = 0; pos < all.size(); pos += chunk_size) {
+        const std::size_t n = std::min(chunk_size, all.size() - pos);
+        if (const std::error_code io =
+                map.guard([&] { std::memcpy(chunk.data(), all.data() + pos, n); })) {
+            return io;
+        }
+        if (!take(std::span<const std::byte>(chunk.data(), n))) break;
+    }
+    return {};
+}
+
+}  // namespace
+
+std::error_code open_input(const std::string& path, input_file& in) {
+    std::error_code ec;
+    in.map = mapped_file::open(path, ec);
+    if (ec) return ec;
+    const std::span<const std::byte> bytes = in.map.bytes();
+    return in.map.guard([&] { in.gzip = is_gzip(bytes); });
+}
+
+std::string input_check::failure_message() const {
+    if (io) return io.message();
+    if (gzip) return "gzip: " + gzip.message();
+    return {};
+}
+
+input_check check_input(const input_file& in, const validate_options& how) {
+    input_check c;
+    if (!in.gzip) {
+        c.bytes = in.map.size();
+        // Another process may truncate the file while it is mapped: an I/O error, not a SIGBUS.
+        c.io = in.map.guard([&] { c.rep = validate(in.map.bytes(), how); });
+        return c;
+    }
+    gzip_validator v(how);
+    c.io = for_each_chunk(in.map, [&](std::span<const std::byte> chunk) {
+        return v.feed(chunk) != stream_status::error;
+    });
+    c.rep = v.finish();
+    c.gzip = v.gzip_fault();
+    c.bytes = v.inflated_bytes();
+    c.compressed_bytes = v.compressed_bytes();
+    return c;
+}
+
+loaded_input load_input(const input_file& in, std::uint64_t max_bytes,
+                        std::vector<std::byte>& storage) {
+    loaded_input l;
+    if (!in.gzip) {
+        l.bytes = in.map.bytes();
+        return l;
+    }
+    storage.clear();
+    gzip_inflater inflater;
+    l.io = for_each_chunk(in.map, [&](std::span<const std::byte> chunk) {
+        return inflater.write(chunk, [&](std::span<const std::byte> piece) {
+            if (piece.size() > max_bytes - storage.size()) {
+                l.too_large = true;
+                return false;
+            }
+            storage.insert(storage.end(), piece.begin(), piece.end());
+            return true;
+        });
+    });
+    if (!l.io && !l.too_large) l.gzip = inflater.finish();
+    l.bytes = storage;
+    return l;
 }
 
 int check_files(const check_options& options, const report_printer& print) {
     const validate_options how = options.to_validate_options();
     int status = exit_valid;
     for (const std::string& path : options.files) {
-        std::error_code ec;
-        const mapped_file file = mapped_file::open(path, ec);
-        if (ec) {
+        input_file in;
+        input_check c;
+        if (const std::error_code ec = open_input(path, in)) {
+            c.io = ec;
+        } else {
+            c = check_input(in, how);
+        }
+        if (!c.readable()) {
             // Keeps the diagnostic after the results before it when both go to one terminal.
             std::cout.flush();
-            std::cerr << "inputanim: " << path << ": " << ec.message() << '\n';
-            status = exit_unreadable;
-            continue;
-        }
-        report rep;
-        // Another process may truncate the file while it is mapped: an I/O error, not a SIGBUS.
-        if (const std::error_code io = file.guard([&] { rep = validate(file.bytes(), how); })) {
-            std::cout.flush();
-            std::cerr << "inputanim: " << path << ": " << io.message() << '\n';
+            std::cerr << "inputanim: " << path << ": " << c.failure_message() << '\n';
             status = exit_unreadable;
             continue;
         }
         if (options.json) {
             // Paths are bytes, not necessarily UTF-8: replace what JSON cannot carry.
-            std::cout << report_json(path, rep, file.size())
+            std::cout << report_json(path, c.rep, c.bytes, c.compressed_bytes)
                              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
                       << '\n';
         } else {
-            print(path, rep, file.size());
+            print(path, c);
         }
-        if (!rep.valid() && status == exit_valid) status = exit_invalid;
+        if (!c.rep.valid() && status == exit_valid) status = exit_invalid;
     }
     return status;
 }
