@@ -1,16 +1,11 @@
 // The `inputanim` command, run as a user runs it: exit statuses, stdout and stderr, the JSON
 // Lines objects field by field, and the text of info and validate.
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,32 +13,13 @@
 #include <nlohmann/json.hpp>
 
 #include "support/builders.hpp"
-
-extern char** environ;
+#include "support/run_process.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
 using nlohmann::json;
 
 namespace {
-
-struct run_result {
-    int status = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
 
 std::vector<json> json_lines(const std::string& text) {
     std::vector<json> objects;
@@ -114,37 +90,10 @@ class Cli : public ::testing::Test {
         return write_file(name, write(m));
     }
 
-    // Runs the command with stdout and stderr sent to files (no pipe to deadlock on).
     run_result run(const std::vector<std::string>& args) const {
-        const std::string out = path("stdout.txt");
-        const std::string err = path("stderr.txt");
-        std::vector<std::string> storage = {INPUTANIM_CLI};
-        storage.insert(storage.end(), args.begin(), args.end());
-        std::vector<char*> argv;
-        for (std::string& a : storage) argv.push_back(a.data());
-        argv.push_back(nullptr);
-
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                         0644);
-        posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                         0644);
-        pid_t pid = 0;
-        const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&actions);
-        run_result r;
-        EXPECT_EQ(spawned, 0) << "cannot run " << argv[0];
-        if (spawned != 0) return r;
-        int wstatus = 0;
-        EXPECT_EQ(waitpid(pid, &wstatus, 0), pid);
-        EXPECT_TRUE(WIFEXITED(wstatus)) << "the command did not exit normally";
-        r.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
-        r.out = slurp(out);
-        r.err = slurp(err);
-        std::filesystem::remove(out);
-        std::filesystem::remove(err);
-        return r;
+        std::vector<std::string> argv = {INPUTANIM_CLI};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return run_process(argv, {dir_});
     }
 
     std::filesystem::path dir_;
@@ -562,6 +511,25 @@ TEST_F(Cli, EveryLimitFlagReachesTheLibrary) {
                                       "--max-total-keyframes", std::to_string(keyframes_of(m)),
                                       "--max-markers", "2", "--max-marker-name-bytes", "6", f});
     EXPECT_EQ(at_limits.status, 0) << at_limits.out;
+}
+
+TEST_F(Cli, UploadLimitsApplyTheRecommendedCeilingsAndGivenFlagsWin) {
+    model m = small_model(shape::v11_compact);
+    (*m.markers)[0].name = std::string(1025, 'x');
+    const std::string f = write_file("long-marker.bin", m);
+    const run_result preset = run({"validate", "--json", "--upload-limits", f});
+    EXPECT_EQ(preset.status, 1);
+    EXPECT_EQ(json::parse(preset.out)["error"]["limit"], "max_marker_name_bytes");
+    // Whichever side of --upload-limits a --max-* flag stands, it overrides that one limit.
+    for (const auto& args : {std::vector<std::string>{"validate", "--upload-limits",
+                                                      "--max-marker-name-bytes", "2000", f},
+                             std::vector<std::string>{"validate", "--max-marker-name-bytes", "2000",
+                                                      "--upload-limits", f}}) {
+        EXPECT_EQ(run(args).status, 0);
+    }
+    EXPECT_EQ(run({"validate", "--upload-limits", write_file("plain.bin", small_model(shape::v10))})
+                  .status,
+              0);
 }
 
 // --- human output -------------------------------------------------------------------------------

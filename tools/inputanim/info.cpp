@@ -19,8 +19,8 @@ std::string blocks_text(const block_flags& b) {
     return text.empty() ? "none" : text;
 }
 
-void print_info(const std::string& path, const report& rep, std::uint64_t file_bytes,
-                level checked) {
+void print_info(const std::string& path, const input_check& c, level checked) {
+    const report& rep = c.rep;
     const summary& s = rep.summary;
     std::cout << path << ": " << (rep.valid() ? "valid" : "invalid") << " (level "
               << (checked == level::structure ? "structure" : "full") << ")\n";
@@ -43,7 +43,9 @@ void print_info(const std::string& path, const report& rep, std::uint64_t file_b
         std::cout << "  start      - (no keyframes)\n"
                   << "  duration   - (no keyframes)\n";
     }
-    std::cout << "  size       " << file_bytes << " bytes\n";
+    std::cout << "  size       " << c.bytes << " bytes";
+    if (c.compressed_bytes) std::cout << " (gzip, " << *c.compressed_bytes << " compressed)";
+    std::cout << '\n';
     std::cout << "  warnings   " << rep.warnings_found << '\n';
     for (const warning& w : rep.warnings()) std::cout << "    " << warning_text(w) << '\n';
     if (!rep.valid()) std::cout << "  error      " << error_text(rep.error) << '\n';
@@ -60,12 +62,11 @@ command add_info_command(CLI::App& app) {
     return {cmd, [options] {
                 const level checked = options->to_validate_options().level;
                 bool first = true;
-                return check_files(*options, [&](const std::string& path, const report& rep,
-                                                 std::uint64_t file_bytes) {
+                return check_files(*options, [&](const std::string& path, const input_check& c) {
                     // A blank line between files keeps each summary a paragraph.
                     if (!first) std::cout << '\n';
                     first = false;
-                    print_info(path, rep, file_bytes, checked);
+                    print_info(path, c, checked);
                 });
             }};
 }

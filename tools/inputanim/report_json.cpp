@@ -66,7 +66,8 @@ nlohmann::json warning_json(const warning& w) {
     };
 }
 
-nlohmann::json report_json(std::string_view path, const report& rep, std::uint64_t file_bytes) {
+nlohmann::json report_json(std::string_view path, const report& rep, std::uint64_t file_bytes,
+                           std::optional<std::uint64_t> compressed_bytes) {
     const summary& s = rep.summary;
     // The library leaves the version at 0.0 when the header could not be read.
     const bool header_read = s.major != 0;
@@ -96,6 +97,7 @@ nlohmann::json report_json(std::string_view path, const report& rep, std::uint64
         {"warnings_found", rep.warnings_found},
     };
     if (!rep.valid()) j["error"] = error_json(rep.error);
+    if (compressed_bytes) j["compressed_bytes"] = *compressed_bytes;
     return j;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -15,10 +16,12 @@ namespace inputanim::cli {
 
 // {"path", "valid", "bytes", "version", "layout", "has_camera", "has_hands", "has_gaze",
 //  "curves", "keyframes", "markers", "start", "duration", "warnings", "warnings_found"}, plus
-// "error" when the file is invalid. Fields the file does not tell are null: everything about
-// the header when it could not be read, markers without a marker list, start and duration
+// "error" when the file is invalid, and "compressed_bytes" when the recording came gzip-compressed
+// (`file_bytes` is then its inflated size). Fields the file does not tell are null: everything
+// about the header when it could not be read, markers without a marker list, start and duration
 // without keyframes.
-nlohmann::json report_json(std::string_view path, const report& rep, std::uint64_t file_bytes);
+nlohmann::json report_json(std::string_view path, const report& rep, std::uint64_t file_bytes,
+                           std::optional<std::uint64_t> compressed_bytes = std::nullopt);
 
 // {"code", "offset", "place", "curve", "keyframe", "marker", "limit", "message"}.
 nlohmann::json error_json(const error& e);

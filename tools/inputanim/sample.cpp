@@ -22,6 +22,8 @@ struct sample_options {
     std::optional<double> from;
     std::optional<double> to;
     std::string format = "csv";
+    // A gzip file is inflated into memory (sampling needs every curve at once): this bounds it.
+    std::uint64_t max_bytes = std::uint64_t{1} << 30;
 };
 
 // Rows are formatted into one buffer and written in large blocks: a long recording at a high
@@ -64,15 +66,32 @@ void write_json_string(row_writer& out, std::string_view s) {
 }
 
 int run_sample(const sample_options& o) {
-    std::error_code ec;
-    const mapped_file file = mapped_file::open(o.file, ec);
-    if (ec) {
+    input_file in;
+    if (const std::error_code ec = open_input(o.file, in)) {
         std::cerr << "inputanim: " << o.file << ": " << ec.message() << '\n';
         return exit_unreadable;
     }
+    std::vector<std::byte> inflated;
+    const loaded_input input = load_input(in, o.max_bytes, inflated);
+    if (input.io || input.gzip) {
+        std::cerr << "inputanim: " << o.file << ": "
+                  << (input.io ? input.io.message() : "gzip: " + input.gzip.message()) << '\n';
+        return exit_unreadable;
+    }
+    // What validate says of a file over the ceiling, whether it is mapped or inflated.
+    const error too_large{errc::limit_exceeded, o.max_bytes, error_place::none, {}, -1,
+                          limit_kind::bytes};
+    if (input.too_large) {
+        std::cerr << "inputanim: " << o.file << ": invalid: " << error_text(too_large) << '\n';
+        return exit_invalid;
+    }
+    const std::span<const std::byte> bytes = input.bytes;
     recording rec;
     error structural;
-    if (const std::error_code io = file.guard([&] { structural = rec.open(file.bytes()); })) {
+    read_options how;
+    how.limits.max_bytes = o.max_bytes;
+    // Reads of a mapping that another process truncates are an I/O error, not a SIGBUS.
+    if (const std::error_code io = guarded(bytes, [&] { structural = rec.open(bytes, how); })) {
         std::cerr << "inputanim: " << o.file << ": " << io.message() << '\n';
         return exit_unreadable;
     }
@@ -112,7 +131,7 @@ int run_sample(const sample_options& o) {
     std::vector<float> values(rs.curves().size());
     first = true;
     int status = exit_valid;
-    const std::error_code io = file.guard([&] {
+    const std::error_code io = guarded(bytes, [&] {
         while (const std::optional<float> t = rs.next(values)) {
             if (json) out.text(first ? "[" : ",[");
             out.number(*t);
@@ -140,7 +159,8 @@ command add_sample_command(CLI::App& app) {
     auto o = std::make_shared<sample_options>();
     CLI::App* cmd = app.add_subcommand(
         "sample", "Evaluate curves at a fixed rate, as MRTK playback does (CSV or JSON)");
-    cmd->add_option("FILE", o->file, "The recording")->required();
+    cmd->add_option("FILE", o->file, "The recording (.bin, or gzip-compressed: .bin.gz)")
+        ->required();
     cmd->add_option("--rate", o->rate, "Samples per second")
         ->required()
         ->check(CLI::PositiveNumber);
@@ -151,6 +171,11 @@ command add_sample_command(CLI::App& app) {
     cmd->add_option("--to", o->to, "Last sample time, inclusive (default: the duration)");
     cmd->add_option("--format", o->format, "Output format")
         ->check(CLI::IsMember({"csv", "json"}))
+        ->capture_default_str();
+    cmd->add_option("--max-bytes", o->max_bytes,
+                    "Largest recording accepted, in bytes; a gzip file is inflated in memory up "
+                    "to this")
+        ->check(CLI::PositiveNumber)
         ->capture_default_str();
     return {cmd, [o] { return run_sample(*o); }};
 }

@@ -9,7 +9,8 @@ namespace inputanim::cli {
 
 namespace {
 
-void print_validation(const std::string& path, const report& rep, std::uint64_t) {
+void print_validation(const std::string& path, const input_check& c) {
+    const report& rep = c.rep;
     if (rep.valid()) {
         std::cout << path << ": valid\n";
     } else {

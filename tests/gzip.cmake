@@ -1,0 +1,12 @@
+# The tests of gzip input make their gzip streams with zlib (support/gzip_bytes.cpp). Without the
+# I/O layer (INPUTANIM_WITH_MAPPING=OFF) they are not built.
+if(NOT INPUTANIM_WITH_MAPPING)
+  return()
+endif()
+find_package(ZLIB REQUIRED)
+foreach(name test_gzip test_gzip_errors test_cli_gzip test_serve)
+  if(TARGET ${name})
+    target_sources(${name} PRIVATE support/gzip_bytes.cpp)
+    target_link_libraries(${name} PRIVATE ZLIB::ZLIB)
+  endif()
+endforeach()

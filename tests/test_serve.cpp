@@ -1,0 +1,718 @@
+// `inputanim serve`, started on loopback (127.0.0.1, port 0) as an operator starts it, and talked
+// to with curl and with raw sockets: valid, invalid, truncated, chunked, gzip, oversize and
+// malformed uploads, early answers, timeouts, the connection ceiling, the request log and a
+// graceful shutdown on SIGTERM.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/builders.hpp"
+#include "support/gzip_bytes.hpp"
+#include "support/run_process.hpp"
+
+extern char** environ;
+
+using namespace inputanim;
+using namespace inputanim::testing;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+namespace {
+
+using steady = std::chrono::steady_clock;
+
+// A ten-second synthetic recording with markers: about 400 KB, many reads of the server.
+const bytes& recording() {
+    static const bytes b = [] {
+        generate_options o;
+        o.markers = 3;
+        return write(generate(o));
+    }();
+    return b;
+}
+
+bytes first_bytes(const bytes& b, std::size_t n) {
+    return bytes(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(n));
+}
+
+std::string as_text(const bytes& b) {
+    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+}
+
+// The JSON body of an HTTP response read off a socket.
+json body_json(const std::string& response) {
+    const std::size_t start = response.find("\r\n\r\n");
+    if (start == std::string::npos) return json();
+    return json::parse(response.substr(start + 4), nullptr, false);
+}
+
+// `inputanim serve --listen 127.0.0.1:0 ...`, with stdout and stderr in files.
+class server_process {
+  public:
+    server_process(const std::filesystem::path& dir, const std::vector<std::string>& options)
+        : out_(dir / "serve.out"), err_(dir / "serve.err") {
+        std::vector<std::string> args = {INPUTANIM_CLI, "serve", "--listen", "127.0.0.1:0"};
+        args.insert(args.end(), options.begin(), options.end());
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                         0644);
+        posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                         0644);
+        const int spawned = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        if (spawned != 0) {
+            ADD_FAILURE() << "cannot run " << argv[0];
+            pid_ = -1;
+            return;
+        }
+        // The first line on stdout names the port bound.
+        const std::string prefix = "listening on 127.0.0.1:";
+        const steady::time_point deadline = steady::now() + 30s;
+        while (steady::now() < deadline) {
+            const std::string out = slurp(out_);
+            const std::size_t end = out.find('\n');
+            if (end != std::string::npos) {
+                first_line_ = out.substr(0, end);
+                if (first_line_.rfind(prefix, 0) == 0) port_ = std::stoi(out.substr(prefix.size()));
+                return;
+            }
+            std::this_thread::sleep_for(10ms);
+        }
+        ADD_FAILURE() << "the server did not say where it listens; stderr: " << log();
+    }
+    ~server_process() {
+        if (pid_ > 0) {
+            ::kill(pid_, SIGKILL);
+            ::waitpid(pid_, nullptr, 0);
+        }
+    }
+    server_process(const server_process&) = delete;
+    server_process& operator=(const server_process&) = delete;
+
+    int port() const { return port_; }
+    const std::string& first_line() const { return first_line_; }
+    std::string url(const std::string& target) const {
+        return "http://127.0.0.1:" + std::to_string(port_) + target;
+    }
+    std::string log() const { return slurp(err_); }
+    // Log lines are written as requests end: waits up to five seconds for `text` to appear.
+    bool log_has(const std::string& text) const {
+        const steady::time_point deadline = steady::now() + 5s;
+        while (log().find(text) == std::string::npos) {
+            if (steady::now() > deadline) return false;
+            std::this_thread::sleep_for(10ms);
+        }
+        return true;
+    }
+
+    void signal(int sig) const { ::kill(pid_, sig); }
+    // Waits up to `limit` for the server to exit: its exit status, or -1 (it is then killed).
+    int wait(std::chrono::seconds limit) {
+        const steady::time_point deadline = steady::now() + limit;
+        int status = 0;
+        while (steady::now() < deadline) {
+            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+                pid_ = -1;
+                return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+            }
+            std::this_thread::sleep_for(10ms);
+        }
+        return -1;
+    }
+
+  private:
+    std::filesystem::path out_;
+    std::filesystem::path err_;
+    pid_t pid_ = -1;
+    int port_ = 0;
+    std::string first_line_;
+};
+
+// A TCP client on loopback that sends exactly the bytes it is given.
+class raw_client {
+  public:
+    explicit raw_client(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+        sockaddr_in at{};
+        at.sin_family = AF_INET;
+        at.sin_port = htons(static_cast<std::uint16_t>(port));
+        at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        EXPECT_EQ(::connect(fd_, reinterpret_cast<const sockaddr*>(&at), sizeof at), 0);
+    }
+    ~raw_client() { close(); }
+    raw_client(const raw_client&) = delete;
+    raw_client& operator=(const raw_client&) = delete;
+
+    // Whether every byte went out (false once the server has closed the connection).
+    bool send(const std::string& data) {
+        std::size_t sent = 0;
+        while (sent < data.size()) {
+            const ssize_t n = ::send(fd_, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+            if (n <= 0) return false;
+            sent += static_cast<std::size_t>(n);
+        }
+        return true;
+    }
+    void shut_write() { ::shutdown(fd_, SHUT_WR); }
+    // Closes with a TCP reset instead of the orderly FIN: the server sees an error, not an end.
+    void reset() {
+        const linger abort{1, 0};
+        ::setsockopt(fd_, SOL_SOCKET, SO_LINGER, &abort, sizeof abort);
+        close();
+    }
+    void close() {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = -1;
+    }
+    // Everything received until the server closes the connection, or `limit` passes.
+    std::string read_all(std::chrono::milliseconds limit = 10s) {
+        std::string in;
+        const steady::time_point deadline = steady::now() + limit;
+        while (steady::now() < deadline) {
+            pollfd p{fd_, POLLIN, 0};
+            if (::poll(&p, 1, 20) <= 0) continue;
+            char chunk[65536];
+            const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+            if (n <= 0) {
+                closed_ = true;
+                break;
+            }
+            in.append(chunk, static_cast<std::size_t>(n));
+        }
+        return in;
+    }
+    // The server closed the connection during the last read_all.
+    bool closed() const { return closed_; }
+
+  private:
+    int fd_ = -1;
+    bool closed_ = false;
+};
+
+struct reply {
+    int status = 0;
+    std::string headers;
+    std::string body;
+    json object() const { return json::parse(body, nullptr, false); }
+};
+
+class Serve : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        if (std::string_view(INPUTANIM_CLI).empty()) {
+            GTEST_SKIP() << "built without the tools (INPUTANIM_BUILD_TOOLS=OFF)";
+        }
+        if (std::string_view(INPUTANIM_CURL).empty()) GTEST_SKIP() << "curl is not installed";
+    }
+
+    std::string write_file(const std::string& name, const bytes& b) const {
+        const std::filesystem::path p = scratch_.path() / name;
+        std::ofstream out(p, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+        return p.string();
+    }
+
+    server_process& start(const std::vector<std::string>& options = {}) {
+        server_.emplace(scratch_.path(), options);
+        return *server_;
+    }
+
+    // curl ARGS... URL: the status, headers and body of the (last) response.
+    reply curl(std::vector<std::string> args) const {
+        const std::string body = (scratch_.path() / "curl.body").string();
+        const std::string headers = (scratch_.path() / "curl.headers").string();
+        std::vector<std::string> argv = {INPUTANIM_CURL, "-sS", "--max-time", "30", "-o",
+                                         body,           "-D",  headers,      "-w", "%{http_code}"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        const run_result r = run_process(argv, {scratch_.path()});
+        reply out;
+        out.status = r.out.empty() ? 0 : std::stoi(r.out);
+        out.headers = slurp(headers);
+        out.body = slurp(body);
+        std::filesystem::remove(body);
+        std::filesystem::remove(headers);
+        return out;
+    }
+
+    // POSTs the file `path` to /validate`query`, with extra curl arguments.
+    reply post(const std::string& path, const std::string& query = "",
+               const std::vector<std::string>& extra = {}) const {
+        std::vector<std::string> args = {"--data-binary", "@" + path};
+        args.insert(args.end(), extra.begin(), extra.end());
+        args.push_back(server_->url("/validate" + query));
+        return curl(args);
+    }
+
+    // What `inputanim validate --json FILE` prints, as the server's report of an upload named
+    // `name` would hold it.
+    json validate_json(const std::string& path, const std::string& name,
+                       const std::vector<std::string>& options = {}) const {
+        std::vector<std::string> argv = {INPUTANIM_CLI, "validate", "--json"};
+        argv.insert(argv.end(), options.begin(), options.end());
+        argv.push_back(path);
+        json j = json::parse(run_process(argv, {scratch_.path()}).out);
+        j["path"] = name;
+        return j;
+    }
+
+    scratch_folder scratch_;
+    std::optional<server_process> server_;
+};
+
+std::string request_head(const std::string& target, std::uint64_t content_length,
+                         const std::string& more_fields = "") {
+    return "POST " + target +
+           " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " + std::to_string(content_length) +
+           "\r\n" + more_fields + "\r\n";
+}
+
+bool all_digits(std::string_view s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+// `127.0.0.1:PORT "REQUEST" STATUS BYTES MSms`
+bool is_log_line(const std::string& line, const std::string& request, int status) {
+    const std::string peer = "127.0.0.1:";
+    const std::string middle = " \"" + request + "\" " + std::to_string(status) + " ";
+    const std::size_t at = line.find(middle);
+    if (line.rfind(peer, 0) != 0 || at == std::string::npos) return false;
+    if (!all_digits(std::string_view(line).substr(peer.size(), at - peer.size()))) return false;
+    const std::string_view rest = std::string_view(line).substr(at + middle.size());
+    const std::size_t space = rest.find(' ');
+    return space != std::string_view::npos && all_digits(rest.substr(0, space)) &&
+           rest.ends_with("ms") && all_digits(rest.substr(space + 1, rest.size() - space - 3));
+}
+
+TEST_F(Serve, PrintsTheBoundAddressFirstAndAnswersHealthz) {
+    server_process& s = start();
+    EXPECT_EQ(s.first_line(), "listening on 127.0.0.1:" + std::to_string(s.port()));
+    EXPECT_GT(s.port(), 0);
+    const reply r = curl({s.url("/healthz")});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.body, "ok\n");
+}
+
+TEST_F(Serve, AValidUploadGetsTheJsonOfValidateJson) {
+    server_process& s = start();
+    const std::string file = write_file("rec.bin", recording());
+    const reply r = post(file);
+    EXPECT_EQ(r.status, 200);
+    EXPECT_NE(r.headers.find("Content-Type: application/json"), std::string::npos) << r.headers;
+    const json j = r.object();
+    EXPECT_EQ(j["valid"], true);
+    EXPECT_EQ(j["markers"], 3);
+    EXPECT_EQ(j["bytes"], recording().size());
+    EXPECT_EQ(j, validate_json(file, "upload"));
+    EXPECT_TRUE(s.log_has("\"POST /validate\" 200 " + std::to_string(recording().size()) + " "));
+}
+
+TEST_F(Serve, TheNameParameterIsTheReportsPath) {
+    server_process& s = start();
+    const std::string file = write_file("rec.bin", recording());
+    EXPECT_EQ(post(file, "?name=InputAnimation-20200101-000000.bin").object()["path"],
+              "InputAnimation-20200101-000000.bin");
+    EXPECT_EQ(post(file, "?x=1&name=my%20take+2.bin&y").object()["path"], "my take 2.bin");
+    EXPECT_EQ(post(file, "?name=").object()["path"], "upload");
+    EXPECT_TRUE(s.log_has("\"POST /validate?x=1&name=my%20take+2.bin&y\" 200"));
+}
+
+TEST_F(Serve, AnInvalidUploadGetsItsErrorWithStatus200) {
+    start();
+    model m = generate(generate_options{});
+    m[camera_curve(pose_channel::position_x)].keys[2].time = 0.0f;
+    const std::string file = write_file("unsorted.bin", write(m));
+    const reply r = post(file, "?name=u.bin");
+    EXPECT_EQ(r.status, 200);
+    const json j = r.object();
+    EXPECT_EQ(j["valid"], false);
+    EXPECT_EQ(j["error"]["code"], "unsorted_keys");
+    EXPECT_EQ(j["error"]["curve"], "camera.position.x");
+    EXPECT_EQ(j, validate_json(file, "u.bin"));
+}
+
+TEST_F(Serve, ATruncatedRecordingIsInvalidAsTruncated) {
+    start();
+    const std::string file =
+        write_file("cut.bin", first_bytes(recording(), recording().size() / 2 + 3));
+    const reply r = post(file);
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.object()["error"]["code"], "truncated");
+    EXPECT_EQ(r.object(), validate_json(file, "upload"));
+}
+
+TEST_F(Serve, AChunkedUploadIsValidatedAsItArrives) {
+    server_process& s = start();
+    const std::string file = write_file("rec.bin", recording());
+    const reply r = post(file, "", {"-H", "Transfer-Encoding: chunked"});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.object(), validate_json(file, "upload"));
+    // Raw chunks of 1, 7 and the rest of a small file.
+    const bytes small = small_file(shape::v11_compact);
+    const std::string text = as_text(small);
+    std::string chunked =
+        "POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n";
+    const auto hex = [](std::size_t n) {
+        char digits[32];
+        std::snprintf(digits, sizeof digits, "%zx", n);
+        return std::string(digits);
+    };
+    chunked += "1\r\n" + text.substr(0, 1) + "\r\n7\r\n" + text.substr(1, 7) + "\r\n";
+    chunked += hex(text.size() - 8) + "\r\n" + text.substr(8) + "\r\n0\r\n\r\n";
+    raw_client c(s.port());
+    ASSERT_TRUE(c.send(chunked));
+    const std::string response = c.read_all();
+    EXPECT_EQ(response.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << response;
+    EXPECT_EQ(body_json(response)["bytes"], small.size());
+}
+
+TEST_F(Serve, AGzipEncodedUploadIsInflatedAsItStreams) {
+    start();
+    const bytes compressed = gzip_compress(recording());
+    const std::string file = write_file("rec.bin.gz", compressed);
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{"-H", "Content-Encoding: gzip"},
+          std::vector<std::string>{"-H", "Content-Encoding: gzip", "-H",
+                                   "Transfer-Encoding: chunked"}}) {
+        const reply r = post(file, "", extra);
+        EXPECT_EQ(r.status, 200);
+        const json j = r.object();
+        EXPECT_EQ(j["valid"], true);
+        EXPECT_EQ(j["bytes"], recording().size());
+        EXPECT_EQ(j["compressed_bytes"], compressed.size());
+        // The command reads the same file as gzip too.
+        EXPECT_EQ(j, validate_json(file, "upload"));
+    }
+}
+
+TEST_F(Serve, ADamagedOrTruncatedGzipBodyIsABadRequest) {
+    start();
+    bytes damaged = gzip_compress(recording());
+    damaged[damaged.size() - 8] ^= std::byte{1};
+    reply r = post(write_file("bad.gz", damaged), "", {"-H", "Content-Encoding: gzip"});
+    EXPECT_EQ(r.status, 400);
+    EXPECT_EQ(r.object()["error"], "gzip_corrupt");
+    // zlib finds the bad CRC once it has read it, next to the end.
+    EXPECT_EQ(r.object()["message"].get<std::string>().rfind(
+                  "request body: the gzip stream is damaged (incorrect data check) after ", 0),
+              0u)
+        << r.body;
+
+    const bytes compressed = gzip_compress(recording());
+    const bytes cut = first_bytes(compressed, compressed.size() - 8);
+    r = post(write_file("cut.gz", cut), "", {"-H", "Content-Encoding: gzip"});
+    EXPECT_EQ(r.status, 400);
+    EXPECT_EQ(r.object()["error"], "gzip_truncated");
+    EXPECT_EQ(r.object()["status"], 400);
+
+    // A body that says gzip and is not.
+    r = post(write_file("raw.bin", recording()), "", {"-H", "Content-Encoding: gzip"});
+    EXPECT_EQ(r.status, 400);
+    EXPECT_EQ(r.object()["error"], "gzip_corrupt");
+}
+
+TEST_F(Serve, AnUnsupportedContentEncodingIs415) {
+    start();
+    const reply r = post(write_file("rec.bin", recording()), "", {"-H", "Content-Encoding: br"});
+    EXPECT_EQ(r.status, 415);
+    EXPECT_EQ(r.object()["error"], "unsupported_encoding");
+}
+
+TEST_F(Serve, AnUploadOverMaxBytesIsRefusedFromItsContentLengthWithoutReadingIt) {
+    server_process& s = start({"--max-bytes", "100000"});
+    // Only the header is sent: the answer cannot wait for the body.
+    raw_client c(s.port());
+    ASSERT_TRUE(c.send(request_head("/validate?name=big.bin", 100001)));
+    const std::string response = c.read_all(5s);
+    EXPECT_EQ(response.rfind("HTTP/1.1 413 Payload Too Large\r\n", 0), 0u) << response;
+    EXPECT_NE(response.find("Connection: close\r\n"), std::string::npos);
+    const json j = body_json(response);
+    EXPECT_EQ(j["path"], "big.bin");
+    EXPECT_EQ(j["valid"], false);
+    EXPECT_EQ(j["bytes"], 100001);
+    EXPECT_EQ(j["error"]["code"], "limit_exceeded");
+    EXPECT_EQ(j["error"]["limit"], "max_bytes");
+    EXPECT_EQ(j["error"]["offset"], 100000);
+    EXPECT_TRUE(c.closed());
+    EXPECT_TRUE(s.log_has("\"POST /validate?name=big.bin\" 413 0 "));
+
+    // With curl, whole.
+    const reply r = post(write_file("rec.bin", recording()));
+    EXPECT_EQ(r.status, 413);
+    EXPECT_EQ(r.object()["error"]["limit"], "max_bytes");
+}
+
+TEST_F(Serve, AChunkedUploadIsRefusedWhenItPassesMaxBytes) {
+    server_process& s = start({"--max-bytes", "100000"});
+    const reply r =
+        post(write_file("rec.bin", recording()), "", {"-H", "Transfer-Encoding: chunked"});
+    EXPECT_EQ(r.status, 413);
+    EXPECT_EQ(r.object()["error"]["code"], "limit_exceeded");
+    EXPECT_EQ(r.object()["error"]["offset"], 100000);
+    // Cut as soon as the total passed the ceiling: the rest of the upload was never read.
+    EXPECT_GT(r.object()["bytes"].get<std::uint64_t>(), 100000u);
+    EXPECT_LT(r.object()["bytes"].get<std::uint64_t>(), recording().size());
+    EXPECT_TRUE(s.log_has("\"POST /validate\" 413 "));
+}
+
+TEST_F(Serve, AGzipBombIsRefusedWhenItsInflatedBytesPassMaxBytes) {
+    // Only the byte ceiling: the keyframe ceilings of the upload limits would stop it first.
+    start({"--max-bytes", "1048576", "--max-keyframes-per-curve", "2147483647",
+           "--max-total-keyframes", "18446744073709551615"});
+    // 64 MiB inflated, 64 KiB compressed: a v1.1 header whose camera.position.x claims
+    // 2^31-1 keys, then zeros.
+    bytes raw(std::size_t{64} << 20);
+    const bytes head = small_file(shape::v11_compact);
+    std::copy(head.begin(), head.begin() + 16, raw.begin());
+    raw[16] = std::byte{1};
+    put_i32(raw, 19 + 8, 0x7fffffff);
+    const bytes bomb = gzip_compress(raw, 9);
+    ASSERT_LT(bomb.size(), std::size_t{1} << 20);
+    const reply r = post(write_file("bomb.gz", bomb), "", {"-H", "Content-Encoding: gzip"});
+    EXPECT_EQ(r.status, 413);
+    const json j = r.object();
+    EXPECT_EQ(j["error"]["limit"], "max_bytes");
+    EXPECT_EQ(j["error"]["offset"], 1048576);
+    EXPECT_LE(j["bytes"].get<std::uint64_t>(), 1048576u + gzip_inflater::piece_size);
+    EXPECT_LT(j["compressed_bytes"].get<std::uint64_t>(), bomb.size());
+}
+
+TEST_F(Serve, AnEarlyErrorIsAnsweredBeforeTheBodyIsSent) {
+    server_process& s = start();
+    bytes bad = first_bytes(recording(), 64);
+    bad[0] = std::byte{0};
+    raw_client c(s.port());
+    // A megabyte announced, 64 bytes sent: the magic is wrong, nothing more is needed.
+    ASSERT_TRUE(c.send(request_head("/validate", 1'000'000) + as_text(bad)));
+    const std::string response = c.read_all(5s);
+    EXPECT_EQ(response.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << response;
+    EXPECT_NE(response.find("Connection: close\r\n"), std::string::npos);
+    const json j = body_json(response);
+    EXPECT_EQ(j["error"]["code"], "bad_magic");
+    EXPECT_EQ(j["bytes"], 64);
+}
+
+TEST_F(Serve, ABodyShorterThanItsContentLengthIsABadRequest) {
+    server_process& s = start();
+    raw_client c(s.port());
+    const std::string half = as_text(first_bytes(recording(), recording().size() / 2));
+    ASSERT_TRUE(c.send(request_head("/validate", recording().size()) + half));
+    // The client stops sending but still listens.
+    c.shut_write();
+    const std::string response = c.read_all(5s);
+    EXPECT_EQ(response.rfind("HTTP/1.1 400 Bad Request\r\n", 0), 0u) << response;
+    EXPECT_EQ(body_json(response)["error"], "incomplete_body");
+    EXPECT_TRUE(s.log_has("\"POST /validate\" 400 " + std::to_string(half.size()) + " "));
+}
+
+TEST_F(Serve, AClientThatResetsTheConnectionMidBodyIsLoggedAndTheServerGoesOn) {
+    server_process& s = start();
+    raw_client c(s.port());
+    ASSERT_TRUE(c.send(request_head("/validate", recording().size()) +
+                       as_text(first_bytes(recording(), 1000))));
+    std::this_thread::sleep_for(100ms);
+    c.reset();
+    EXPECT_TRUE(s.log_has("\"POST /validate\" 499 1000 ")) << s.log();
+    EXPECT_EQ(curl({s.url("/healthz")}).status, 200);
+}
+
+TEST_F(Serve, MalformedRequestsAreBadRequests) {
+    server_process& s = start();
+    const std::vector<std::string> malformed = {
+        std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 15),
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: zz\r\n\r\n",
+        "GET /healthz HTTP/7.0\r\n\r\n",
+        "GET /healthz\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nno colon here\r\n\r\n",
+        "POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    };
+    for (const std::string& request : malformed) {
+        raw_client c(s.port());
+        ASSERT_TRUE(c.send(request));
+        const std::string response = c.read_all(5s);
+        EXPECT_EQ(response.rfind("HTTP/1.1 400 Bad Request\r\n", 0), 0u)
+            << "request " << ::testing::PrintToString(request) << " got " << response;
+        EXPECT_EQ(body_json(response)["error"], "bad_request");
+        EXPECT_TRUE(c.closed());
+    }
+    raw_client huge(s.port());
+    ASSERT_TRUE(
+        huge.send("GET /healthz HTTP/1.1\r\nX-Padding: " + std::string(10000, 'a') + "\r\n\r\n"));
+    EXPECT_EQ(huge.read_all(5s).rfind("HTTP/1.1 431 ", 0), 0u);
+    EXPECT_EQ(curl({s.url("/healthz")}).status, 200);
+}
+
+TEST_F(Serve, UnknownPathsAre404AndWrongMethods405WithAllow) {
+    server_process& s = start();
+    reply r = curl({s.url("/validate/x")});
+    EXPECT_EQ(r.status, 404);
+    EXPECT_EQ(r.object()["error"], "not_found");
+    r = curl({s.url("/")});
+    EXPECT_EQ(r.status, 404);
+
+    r = curl({s.url("/validate")});
+    EXPECT_EQ(r.status, 405);
+    EXPECT_NE(r.headers.find("Allow: POST\r\n"), std::string::npos) << r.headers;
+    EXPECT_EQ(r.object()["error"], "method_not_allowed");
+    const std::string file = write_file("rec.bin", recording());
+    r = curl({"-X", "PUT", "--data-binary", "@" + file, s.url("/validate")});
+    EXPECT_EQ(r.status, 405);
+    r = curl({"-X", "POST", s.url("/healthz")});
+    EXPECT_EQ(r.status, 405);
+    EXPECT_NE(r.headers.find("Allow: GET\r\n"), std::string::npos) << r.headers;
+}
+
+TEST_F(Serve, AConnectionServesRequestsOneAfterAnother) {
+    server_process& s = start();
+    const std::string small = as_text(small_file(shape::v10));
+    raw_client c(s.port());
+    ASSERT_TRUE(c.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
+                       request_head("/validate?name=a.bin", small.size()) + small +
+                       "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"));
+    const std::string responses = c.read_all();
+    EXPECT_TRUE(c.closed());
+    std::size_t count = 0;
+    for (std::size_t at = responses.find("HTTP/1.1 200 OK"); at != std::string::npos;
+         at = responses.find("HTTP/1.1 200 OK", at + 1)) {
+        ++count;
+    }
+    EXPECT_EQ(count, 3u) << responses;
+    EXPECT_NE(responses.find("\"path\":\"a.bin\""), std::string::npos);
+}
+
+TEST_F(Serve, ConnectionsBeyondTheMaximumAre503) {
+    server_process& s = start({"--max-connections", "1"});
+    auto holder = std::make_unique<raw_client>(s.port());
+    // The held connection is being served once it has answered a request.
+    ASSERT_TRUE(holder->send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+    EXPECT_NE(holder->read_all(500ms).find("200 OK"), std::string::npos);
+    const reply r = curl({s.url("/healthz")});
+    EXPECT_EQ(r.status, 503);
+    EXPECT_NE(r.headers.find("Retry-After: 1\r\n"), std::string::npos) << r.headers;
+    EXPECT_EQ(r.object()["error"], "busy");
+    holder.reset();
+    // The slot frees as soon as the server sees the close.
+    int status = 0;
+    for (int i = 0; i < 100 && status != 200; ++i) {
+        std::this_thread::sleep_for(20ms);
+        status = curl({s.url("/healthz")}).status;
+    }
+    EXPECT_EQ(status, 200);
+}
+
+TEST_F(Serve, ASlowClientTimesOut) {
+    server_process& s = start({"--timeout", "1"});
+    raw_client header(s.port());
+    ASSERT_TRUE(header.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"));
+    const steady::time_point start_time = steady::now();
+    EXPECT_EQ(header.read_all(5s), "");
+    EXPECT_TRUE(header.closed());
+    EXPECT_LT(steady::now() - start_time, 3s);
+
+    raw_client body(s.port());
+    ASSERT_TRUE(body.send(request_head("/validate", recording().size()) +
+                          as_text(first_bytes(recording(), 100))));
+    EXPECT_EQ(body.read_all(5s), "");
+    EXPECT_TRUE(body.closed());
+    EXPECT_TRUE(s.log_has("\"- -\" 408 0 "));
+    EXPECT_TRUE(s.log_has("\"POST /validate\" 408 100 "));
+}
+
+TEST_F(Serve, SigtermFinishesTheRequestInFlightAndExits0) {
+    server_process& s = start();
+    const std::string text = as_text(recording());
+    raw_client upload(s.port());
+    ASSERT_TRUE(upload.send(request_head("/validate", text.size()) + text.substr(0, 1000)));
+    raw_client idle(s.port());
+    std::this_thread::sleep_for(200ms);
+    s.signal(SIGTERM);
+    std::this_thread::sleep_for(200ms);
+    // The idle connection is closed, the upload goes on.
+    EXPECT_EQ(idle.read_all(2s), "");
+    EXPECT_TRUE(idle.closed());
+    ASSERT_TRUE(upload.send(text.substr(1000)));
+    const std::string response = upload.read_all(5s);
+    EXPECT_EQ(response.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << response;
+    EXPECT_NE(response.find("Connection: close\r\n"), std::string::npos);
+    EXPECT_EQ(body_json(response)["valid"], true);
+    EXPECT_EQ(s.wait(10s), 0) << s.log();
+    // Nothing listens any more.
+    EXPECT_NE(curl({s.url("/healthz")}).status, 200);
+}
+
+TEST_F(Serve, SigtermOrSigintWithNothingInFlightExits0AtOnce) {
+    for (int sig : {SIGTERM, SIGINT}) {
+        server_process& s = start();
+        EXPECT_EQ(curl({s.url("/healthz")}).status, 200);
+        const steady::time_point start_time = steady::now();
+        s.signal(sig);
+        EXPECT_EQ(s.wait(10s), 0) << s.log();
+        EXPECT_LT(steady::now() - start_time, 2s);
+    }
+}
+
+TEST_F(Serve, AnUploadStalledPastTheShutdownDeadlineIsCut) {
+    server_process& s = start({"--shutdown-timeout", "1"});
+    raw_client upload(s.port());
+    ASSERT_TRUE(upload.send(request_head("/validate", recording().size()) +
+                            as_text(first_bytes(recording(), 1000))));
+    std::this_thread::sleep_for(200ms);
+    const steady::time_point start_time = steady::now();
+    s.signal(SIGTERM);
+    EXPECT_EQ(s.wait(10s), 0);
+    EXPECT_LT(steady::now() - start_time, 4s);
+    EXPECT_NE(s.log().find("shutdown deadline passed, closing the connections still busy: 1\n"),
+              std::string::npos)
+        << s.log();
+}
+
+TEST_F(Serve, EachRequestIsLoggedOnOneLine) {
+    server_process& s = start();
+    const std::string file = write_file("rec.bin", recording());
+    post(file, "?name=a.bin");
+    curl({s.url("/nowhere")});
+    ASSERT_TRUE(s.log_has("/nowhere"));
+    const std::vector<std::string> lines = lines_of(s.log());
+    ASSERT_EQ(lines.size(), 2u) << s.log();
+    EXPECT_TRUE(is_log_line(lines[0], "POST /validate?name=a.bin", 200)) << lines[0];
+    EXPECT_TRUE(is_log_line(lines[1], "GET /nowhere", 404)) << lines[1];
+    EXPECT_NE(lines[0].find(" 200 " + std::to_string(recording().size()) + " "), std::string::npos)
+        << lines[0];
+}
+
+TEST_F(Serve, ABadListenAddressIsAUsageErrorAndABusyPortExit3) {
+    for (const char* listen : {"localhost:8080", "127.0.0.1", "127.0.0.1:70000", "1.2.3:80"}) {
+        const run_result r =
+            run_process({INPUTANIM_CLI, "serve", "--listen", listen}, {scratch_.path()});
+        EXPECT_EQ(r.status, 2) << listen;
+        EXPECT_NE(r.err.find("expected HOST:PORT"), std::string::npos) << r.err;
+    }
+    server_process& s = start();
+    const run_result busy =
+        run_process({INPUTANIM_CLI, "serve", "--listen", "127.0.0.1:" + std::to_string(s.port())},
+                    {scratch_.path()});
+    EXPECT_EQ(busy.status, 3);
+    EXPECT_NE(busy.err.find("cannot listen on 127.0.0.1:"), std::string::npos) << busy.err;
+}
+
+}  // namespace

@@ -1,0 +1,307 @@
+// inputanim dump: every keyframe of the selected curves with all its fields, and the markers, as
+// one JSON document or as CSV tables.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common.hpp"
+
+namespace inputanim::cli {
+
+namespace {
+
+struct dump_options {
+    std::string file;
+    std::vector<std::string> globs;
+    std::string format = "json";
+    std::string layout = "auto";
+    bool markers = false;
+};
+
+// The fields of one keyframe, copied out of the mapping before any text is made.
+struct key_fields {
+    float time = 0;
+    float value = 0;
+    bool full = false;
+    float in_tangent = 0;
+    float out_tangent = 0;
+    float in_weight = 0;
+    float out_weight = 0;
+    std::int32_t weighted_mode = 0;
+};
+
+key_fields load(const keyframe_view& k) {
+    key_fields f;
+    f.time = k.time();
+    f.value = k.value();
+    f.full = k.has_tangents();
+    if (f.full) {
+        f.in_tangent = k.in_tangent();
+        f.out_tangent = k.out_tangent();
+        f.in_weight = k.in_weight();
+        f.out_weight = k.out_weight();
+        f.weighted_mode = k.weighted_mode_raw();
+    }
+    return f;
+}
+
+// Text for stdout, written in large blocks. Everything in it was copied out of the mapping, so a
+// read fault while filling it loses nothing that needs cleaning up.
+class output {
+  public:
+    output& operator<<(std::string_view text) {
+        text_ += text;
+        if (text_.size() >= block) flush();
+        return *this;
+    }
+    output& operator<<(std::int64_t v) { return *this << std::string_view(std::to_string(v)); }
+
+    // The shortest text that reads back as the same float32; JSON has no NaN or infinity.
+    void json_number(float v) {
+        if (std::isfinite(v)) {
+            *this << float_text(v);
+        } else {
+            *this << "null";
+        }
+    }
+    void csv_number(float v) {
+        if (std::isnan(v)) {
+            *this << "nan";
+        } else if (std::isinf(v)) {
+            *this << (v < 0 ? "-inf" : "inf");
+        } else {
+            *this << float_text(v);
+        }
+    }
+
+    // Writes what is buffered; false when stdout failed.
+    bool flush() {
+        if (!text_.empty() && std::fwrite(text_.data(), 1, text_.size(), stdout) != text_.size()) {
+            failed_ = true;
+        }
+        text_.clear();
+        return !failed_;
+    }
+    bool finish() { return flush() && std::fflush(stdout) == 0 && !failed_; }
+
+  private:
+    static constexpr std::size_t block = 1 << 16;
+    std::string text_;
+    bool failed_ = false;
+};
+
+// A JSON string; bytes that are not UTF-8 become U+FFFD.
+std::string json_string(std::string_view text) {
+    return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// An RFC 4180 field: quoted when it holds a comma, a quote or a line break.
+std::string csv_field(std::string_view text) {
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+    std::string quoted = "\"";
+    for (const char c : text) {
+        if (c == '"') quoted += '"';
+        quoted += c;
+    }
+    return quoted + '"';
+}
+
+std::string version_text(const file_header& h) {
+    return std::to_string(h.major) + "." + std::to_string(h.minor);
+}
+
+void write_json(output& out, const std::string& file, const recording& rec,
+                const std::vector<bool>& selected, std::string& name) {
+    out << "{\"path\":" << json_string(file) << ",\"version\":\"" << version_text(rec.header())
+        << "\",\"layout\":\"" << (rec.header().layout == layout::compact ? "compact" : "full")
+        << "\",\"curves\":[";
+    bool first_curve = true;
+    for (const curve_view& c : rec.curves()) {
+        if (!selected[c.index]) continue;
+        out << (first_curve ? "\n" : ",\n") << "{\"path\":\"" << c.path() << "\",\"kind\":\""
+            << (c.kind == curve_kind::bool_curve ? "bool" : "float")
+            << "\",\"pre_wrap\":" << std::int64_t{c.pre_wrap}
+            << ",\"post_wrap\":" << std::int64_t{c.post_wrap} << ",\"keys\":[";
+        first_curve = false;
+        bool first_key = true;
+        for (const keyframe_view k : c.keys) {
+            const key_fields f = load(k);
+            out << (first_key ? "\n{\"time\":" : ",\n{\"time\":");
+            first_key = false;
+            out.json_number(f.time);
+            out << ",\"value\":";
+            out.json_number(f.value);
+            if (f.full) {
+                out << ",\"in_tangent\":";
+                out.json_number(f.in_tangent);
+                out << ",\"out_tangent\":";
+                out.json_number(f.out_tangent);
+                out << ",\"in_weight\":";
+                out.json_number(f.in_weight);
+                out << ",\"out_weight\":";
+                out.json_number(f.out_weight);
+                out << ",\"weighted_mode\":" << std::int64_t{f.weighted_mode};
+            }
+            out << "}";
+        }
+        out << "]}";
+    }
+    out << "\n],\"markers\":[";
+    bool first_marker = true;
+    for (const marker_view& m : rec.markers()) {
+        const float time = m.time;
+        name.assign(m.name);
+        out << (first_marker ? "\n{\"time\":" : ",\n{\"time\":");
+        first_marker = false;
+        out.json_number(time);
+        out << ",\"name\":" << json_string(name) << "}";
+    }
+    out << "\n]}\n";
+}
+
+void write_csv_keys(output& out, const recording& rec, const std::vector<bool>& selected) {
+    out << "curve,index,time,value,in_tangent,out_tangent,in_weight,out_weight,weighted_mode\n";
+    for (const curve_view& c : rec.curves()) {
+        if (!selected[c.index]) continue;
+        std::int64_t index = 0;
+        for (const keyframe_view k : c.keys) {
+            const key_fields f = load(k);
+            out << c.path() << "," << index++ << ",";
+            out.csv_number(f.time);
+            out << ",";
+            out.csv_number(f.value);
+            if (f.full) {
+                for (const float v : {f.in_tangent, f.out_tangent, f.in_weight, f.out_weight}) {
+                    out << ",";
+                    out.csv_number(v);
+                }
+                out << "," << std::int64_t{f.weighted_mode} << "\n";
+            } else {
+                // Compact and bool keyframes carry no tangents, weights or mode.
+                out << ",,,,,\n";
+            }
+        }
+    }
+}
+
+void write_csv_markers(output& out, const recording& rec, std::string& name) {
+    out << "index,time,name\n";
+    for (const marker_view& m : rec.markers()) {
+        const float time = m.time;
+        name.assign(m.name);
+        out << std::int64_t{m.index} << ",";
+        out.csv_number(time);
+        out << "," << csv_field(name) << "\n";
+    }
+}
+
+// Marks the curves any glob matches. Returns the first glob that matches none, if one does.
+std::optional<std::string> select_curves(const std::vector<std::string>& globs,
+                                         const recording& rec, std::vector<bool>& selected) {
+    selected.assign(rec.curves().size(), globs.empty());
+    for (const std::string& glob : globs) {
+        bool matched = false;
+        for (const curve_view& c : rec.curves()) {
+            if (!path_matches(glob, c.path())) continue;
+            selected[c.index] = true;
+            matched = true;
+        }
+        if (!matched) return glob;
+    }
+    return std::nullopt;
+}
+
+bool names_any_curve(const std::string& glob) {
+    for (std::size_t i = 0; i < curve_id_count; ++i) {
+        if (path_matches(glob, curve_path(curve_id(i)))) return true;
+    }
+    return false;
+}
+
+int run_dump(const dump_options& o) {
+    if (o.markers && o.format != "csv") {
+        std::cerr << "inputanim dump: --markers needs --format csv (the JSON document always "
+                     "holds the markers)\n";
+        return exit_usage;
+    }
+    std::error_code ec;
+    const mapped_file file = mapped_file::open(o.file, ec);
+    if (ec) {
+        std::cerr << "inputanim: " << o.file << ": " << ec.message() << '\n';
+        return exit_unreadable;
+    }
+    const layout_choice layout = o.layout == "compact" ? layout_choice::compact
+                                 : o.layout == "full"  ? layout_choice::full
+                                                       : layout_choice::automatic;
+    auto rec = std::make_unique<recording>();
+    error structure{};
+    std::error_code read = file.guard([&] { structure = rec->open(file.bytes(), {layout, {}}); });
+    if (!read && structure) {
+        std::cerr << "inputanim: " << o.file << ": invalid: " << error_text(structure) << '\n';
+        return exit_invalid;
+    }
+    std::vector<bool> selected;
+    if (!read) {
+        if (const std::optional<std::string> glob = select_curves(o.globs, *rec, selected)) {
+            std::cerr << "inputanim dump: --curve '" << *glob << "' matches no curve "
+                      << (names_any_curve(*glob) ? "of " + o.file
+                                                 : std::string("path (such as camera.position.x)"))
+                      << '\n';
+            return exit_usage;
+        }
+        output out;
+        std::string name;
+        read = file.guard([&] {
+            if (o.markers) {
+                write_csv_markers(out, *rec, name);
+            } else if (o.format == "csv") {
+                write_csv_keys(out, *rec, selected);
+            } else {
+                write_json(out, o.file, *rec, selected, name);
+            }
+        });
+        if (!read && !out.finish()) {
+            std::cerr << "inputanim: stdout: cannot write\n";
+            return exit_unreadable;
+        }
+    }
+    if (read) {
+        std::cout.flush();
+        std::cerr << "inputanim: " << o.file << ": " << read.message() << '\n';
+        return exit_unreadable;
+    }
+    return exit_valid;
+}
+
+}  // namespace
+
+command add_dump_command(CLI::App& app) {
+    auto o = std::make_shared<dump_options>();
+    CLI::App* cmd = app.add_subcommand(
+        "dump", "Print every keyframe (all fields) of some curves, and the markers");
+    cmd->add_option("FILE", o->file, "The recording")->required();
+    CLI::Option* curve =
+        cmd->add_option("--curve", o->globs,
+                        "Only curves whose path matches GLOB (* within a dotted component, ** "
+                        "across, ? one character); repeat for more")
+            ->type_name("GLOB");
+    cmd->add_option("--format", o->format, "json: one document; csv: one row per keyframe")
+        ->check(CLI::IsMember({"json", "csv"}))
+        ->capture_default_str();
+    cmd->add_flag("--markers", o->markers, "With --format csv: the marker table instead")
+        ->excludes(curve);
+    cmd->add_option("--layout", o->layout,
+                    "v1.1 float keyframes: compact (8 bytes, MRTK), full (28 bytes) or auto-detect")
+        ->check(CLI::IsMember({"auto", "compact", "full"}))
+        ->capture_default_str();
+    return {cmd, [o] { return run_dump(*o); }};
+}
+
+}  // namespace inputanim::cli

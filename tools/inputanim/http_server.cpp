@@ -1,0 +1,674 @@
+// Beast speaks std::string_view, as the rest of the program does (Boost 1.74 defaults to its own).
+#define BOOST_BEAST_USE_STD_STRING_VIEW
+// Boost 1.74's Asio sees C++20 coroutines only under GCC; clang has them too (libstdc++'s
+// <coroutine>).
+#if defined(__clang__) && defined(__cpp_impl_coroutine) && !defined(BOOST_ASIO_HAS_CO_AWAIT)
+#define BOOST_ASIO_HAS_CO_AWAIT 1
+#define BOOST_ASIO_HAS_STD_COROUTINE 1
+#endif
+
+#include "http_server.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <thread>
+// Boost 1.74's awaitable.hpp uses std::exchange without including <utility>.
+#include <utility>
+#include <vector>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "common.hpp"
+#include "inputanim/gzip.hpp"
+#include "inputanim/stream.hpp"
+#include "report_json.hpp"
+
+namespace inputanim::cli {
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+using steady = std::chrono::steady_clock;
+using request_parser = http::request_parser<http::buffer_body>;
+
+// Every asynchronous operation reports its error as a value, as the library does.
+auto to(beast::error_code& ec) {
+    return net::redirect_error(net::use_awaitable, ec);
+}
+
+constexpr std::size_t header_limit = 8 * 1024;
+// The most body bytes read (and validated) at once; the read buffer holds no more either, so a
+// connection costs about twice this, plus a validator, whatever the upload's size.
+constexpr std::size_t read_size = 32 * 1024;
+// A connection closed before the client finished sending its body first drains what is still
+// coming for this long, so that the response is not lost to the reset that closing a socket
+// with unread data causes (as nginx's lingering close).
+constexpr std::chrono::seconds linger_time{2};
+constexpr std::string_view server_name = "inputanim/" INPUTANIM_VERSION;
+
+std::optional<tcp::endpoint> parse_listen(const std::string& text) {
+    const std::size_t colon = text.rfind(':');
+    if (colon == std::string::npos) return std::nullopt;
+    std::string host = text.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+        host = host.substr(1, host.size() - 2);
+    }
+    beast::error_code ec;
+    const net::ip::address address = net::ip::make_address(host, ec);
+    if (ec) return std::nullopt;
+    const std::string_view port_text = std::string_view(text).substr(colon + 1);
+    unsigned port = 0;
+    const char* end = port_text.data() + port_text.size();
+    const auto [ptr, err] = std::from_chars(port_text.data(), end, port);
+    if (port_text.empty() || err != std::errc{} || ptr != end || port > 65535) return std::nullopt;
+    return tcp::endpoint(address, static_cast<unsigned short>(port));
+}
+
+int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// application/x-www-form-urlencoded: '+' is a space, %XX a byte; a stray '%' stays as it is.
+std::string percent_decode(std::string_view s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '+') {
+            out += ' ';
+        } else if (s[i] == '%' && i + 2 < s.size() && hex_digit(s[i + 1]) >= 0 &&
+                   hex_digit(s[i + 2]) >= 0) {
+            out += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
+            i += 2;
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
+}
+
+// The report's "path": the query's `name` parameter, else "upload".
+std::string upload_name(std::string_view query) {
+    while (!query.empty()) {
+        const std::size_t amp = query.find('&');
+        const std::string_view part = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+        const std::size_t eq = part.find('=');
+        if (eq != std::string_view::npos && part.substr(0, eq) == "name") {
+            std::string name = percent_decode(part.substr(eq + 1));
+            if (!name.empty()) return name;
+        }
+    }
+    return "upload";
+}
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+std::string json_text(const nlohmann::json& j) {
+    // Names come from the client: bytes that are not UTF-8 are replaced.
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// What validate says of a file over the byte ceiling (checked before anything else).
+report oversized(std::uint64_t max_bytes, std::uint64_t bytes) {
+    report r;
+    r.summary.bytes = bytes;
+    r.error = error{errc::limit_exceeded, max_bytes, error_place::none, {}, -1, limit_kind::bytes};
+    return r;
+}
+
+// The validator of one request body: the stream validator, behind a gzip inflater when the body
+// is gzip-encoded.
+class body_validator {
+  public:
+    body_validator(const validate_options& how, bool gzip) {
+        if (gzip) {
+            packed_.emplace(how);
+        } else {
+            plain_.emplace(how);
+        }
+    }
+    stream_status feed(std::span<const std::byte> bytes) {
+        return packed_ ? packed_->feed(bytes) : plain_->feed(bytes);
+    }
+    const report& finish() { return packed_ ? packed_->finish() : plain_->finish(); }
+    gzip_error fault() const { return packed_ ? packed_->gzip_fault() : gzip_error{}; }
+    // The recording's bytes taken up to the verdict (inflated for gzip).
+    std::uint64_t bytes() const {
+        return packed_ ? packed_->inflated_bytes() : plain_->bytes_consumed();
+    }
+    std::optional<std::uint64_t> compressed() const {
+        return packed_ ? std::optional(packed_->compressed_bytes()) : std::nullopt;
+    }
+
+  private:
+    std::optional<stream_validator> plain_;
+    std::optional<gzip_validator> packed_;
+};
+
+// A status for the log when nothing could be answered: the client went away mid-request
+// (nginx's convention).
+constexpr unsigned client_closed = 499;
+
+// What to answer to one request, and what to do with the connection afterwards.
+struct answer {
+    unsigned status = 200;
+    std::string body;
+    const char* content_type = "application/json";
+    // For 405: the methods the resource accepts.
+    const char* allow = nullptr;
+    // The response cannot be sent (the connection is gone or timed out); it is only logged.
+    bool unsendable = false;
+    // Some of the request body was never read: answer with Connection: close, then linger.
+    bool body_unread = false;
+};
+
+answer error_answer(unsigned status, std::string_view code, std::string message) {
+    answer a;
+    a.status = status;
+    a.body = json_text({{"status", status}, {"error", code}, {"message", std::move(message)}});
+    return a;
+}
+
+answer report_answer(unsigned status, const std::string& name, const report& rep,
+                     std::uint64_t bytes, std::optional<std::uint64_t> compressed) {
+    answer a;
+    a.status = status;
+    a.body = json_text(report_json(name, rep, bytes, compressed));
+    return a;
+}
+
+bool is_http_syntax_error(const beast::error_code& ec) {
+    return ec.category() == beast::http::make_error_code(http::error::bad_method).category() &&
+           ec != http::error::end_of_stream && ec != http::error::partial_message;
+}
+
+struct connection {
+    explicit connection(tcp::socket socket) : stream(std::move(socket)) {}
+    beast::tcp_stream stream;
+    std::string peer;
+    // Waiting for a request header: nothing in flight. Used on the connection's strand only.
+    bool idle = true;
+};
+
+void log_request(std::string_view peer, std::string_view method, std::string_view target,
+                 unsigned status, std::uint64_t bytes, steady::time_point start) {
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - start).count();
+    std::string line(peer);
+    line += " \"";
+    line += method;
+    line += ' ';
+    line += target;
+    line += "\" " + std::to_string(status) + ' ' + std::to_string(bytes) + ' ' +
+            std::to_string(ms) + "ms\n";
+    // One write per line: lines from different threads never interleave.
+    std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+std::string peer_of(const beast::tcp_stream& stream) {
+    beast::error_code ec;
+    const tcp::endpoint peer = stream.socket().remote_endpoint(ec);
+    if (ec) return "-";
+    return peer.address().to_string() + ":" + std::to_string(peer.port());
+}
+
+// Stops sending, drains what the client still sends for linger_time, and closes.
+net::awaitable<void> linger_and_close(beast::tcp_stream& stream, net::mutable_buffer scratch) {
+    beast::error_code ec;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream.expires_after(linger_time);
+    while (!ec) co_await stream.async_read_some(scratch, to(ec));
+    stream.close();
+}
+
+// What the server's coroutines share with its destructor: declared before the io_context, so
+// that it outlives the coroutine frames the io_context destroys.
+struct server_state {
+    std::atomic<std::size_t> active{0};
+    std::atomic<std::size_t> rejecting{0};
+    std::atomic<bool> stopping{false};
+    std::mutex mutex;
+    // The connections being served, for the shutdown to close the idle ones.
+    std::map<std::uint64_t, std::weak_ptr<connection>> connections;
+    std::uint64_t next_id = 0;
+};
+
+// Counts a connection being served and registers it while it lives.
+class slot {
+  public:
+    slot(server_state& s, const std::shared_ptr<connection>& c) : state_(s) {
+        const std::lock_guard lock(state_.mutex);
+        id_ = state_.next_id++;
+        state_.connections.emplace(id_, c);
+    }
+    ~slot() {
+        {
+            const std::lock_guard lock(state_.mutex);
+            state_.connections.erase(id_);
+        }
+        --state_.active;
+    }
+    slot(const slot&) = delete;
+    slot& operator=(const slot&) = delete;
+
+  private:
+    server_state& state_;
+    std::uint64_t id_ = 0;
+};
+
+class counted {
+  public:
+    explicit counted(std::atomic<std::size_t>& n) : n_(n) {}
+    ~counted() { --n_; }
+    counted(const counted&) = delete;
+    counted& operator=(const counted&) = delete;
+
+  private:
+    std::atomic<std::size_t>& n_;
+};
+
+void report_failure(std::exception_ptr e) {
+    if (!e) return;
+    try {
+        std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+        std::cerr << "inputanim serve: a connection failed: " << x.what() << '\n';
+    } catch (...) {
+        std::cerr << "inputanim serve: a connection failed\n";
+    }
+}
+
+class server {
+  public:
+    explicit server(const server_config& config)
+        : config_(config),
+          control_(net::make_strand(io_)),
+          acceptor_(control_),
+          signals_(control_, SIGINT, SIGTERM) {}
+
+    int run(const tcp::endpoint& at);
+
+  private:
+    net::awaitable<void> accept_loop();
+    net::awaitable<void> watch_signals();
+    net::awaitable<void> drain();
+    void begin_shutdown();
+    net::awaitable<void> serve(std::shared_ptr<connection> c);
+    net::awaitable<void> reject(tcp::socket socket);
+    net::awaitable<answer> route(connection& c, request_parser& parser, beast::flat_buffer& buffer,
+                                 std::vector<std::byte>& chunk, std::uint64_t& received);
+    net::awaitable<answer> validate_upload(connection& c, request_parser& parser,
+                                           beast::flat_buffer& buffer,
+                                           std::vector<std::byte>& chunk, std::uint64_t& received,
+                                           const std::string& name);
+    net::awaitable<bool> respond(connection& c, answer& a, unsigned version, bool keep_alive);
+
+    server_config config_;
+    server_state state_;
+    net::io_context io_;
+    // The acceptor and the signals are used on this strand only.
+    net::strand<net::io_context::executor_type> control_;
+    tcp::acceptor acceptor_;
+    net::signal_set signals_;
+};
+
+int server::run(const tcp::endpoint& at) {
+    beast::error_code ec;
+    acceptor_.open(at.protocol(), ec);
+    if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(at, ec);
+    if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
+    if (ec) {
+        std::cerr << "inputanim serve: cannot listen on " << config_.listen << ": " << ec.message()
+                  << '\n';
+        return exit_unreadable;
+    }
+    // First thing on stdout, flushed: scripts and tests read the port from it.
+    std::cout << "listening on " << acceptor_.local_endpoint() << std::endl;
+    // A client that goes away while its response is written must not kill the server.
+    std::signal(SIGPIPE, SIG_IGN);
+
+    net::co_spawn(control_, accept_loop(), report_failure);
+    net::co_spawn(control_, watch_signals(), report_failure);
+    const unsigned threads =
+        config_.threads != 0 ? config_.threads : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < threads; ++i) pool.emplace_back([this] { io_.run(); });
+    io_.run();
+    for (std::thread& t : pool) t.join();
+    return exit_valid;
+}
+
+net::awaitable<void> server::accept_loop() {
+    for (;;) {
+        beast::error_code ec;
+        tcp::socket socket = co_await acceptor_.async_accept(net::make_strand(io_), to(ec));
+        if (state_.stopping || ec == net::error::operation_aborted) co_return;
+        if (ec) {
+            // Out of file descriptors, or a connection reset before it was accepted: pause
+            // rather than spin.
+            net::steady_timer pause(control_, std::chrono::milliseconds(50));
+            co_await pause.async_wait(to(ec));
+            continue;
+        }
+        const auto executor = socket.get_executor();
+        if (state_.active >= config_.max_connections) {
+            // Answering 503 is cheap but not free: past as many refusals again, just close.
+            if (state_.rejecting < config_.max_connections) {
+                ++state_.rejecting;
+                net::co_spawn(executor, reject(std::move(socket)), report_failure);
+            }
+            continue;
+        }
+        ++state_.active;
+        auto c = std::make_shared<connection>(std::move(socket));
+        net::co_spawn(executor, serve(std::move(c)), report_failure);
+    }
+}
+
+net::awaitable<void> server::watch_signals() {
+    beast::error_code ec;
+    co_await signals_.async_wait(to(ec));
+    if (ec) co_return;
+    begin_shutdown();
+    net::co_spawn(control_, drain(), report_failure);
+    // A second signal does not wait for the requests in flight.
+    co_await signals_.async_wait(to(ec));
+    if (!ec) io_.stop();
+}
+
+void server::begin_shutdown() {
+    state_.stopping = true;
+    beast::error_code ec;
+    acceptor_.close(ec);
+    std::vector<std::shared_ptr<connection>> live;
+    {
+        const std::lock_guard lock(state_.mutex);
+        for (const auto& [id, weak] : state_.connections) {
+            if (auto c = weak.lock()) live.push_back(std::move(c));
+        }
+    }
+    // A connection waiting for its next request is closed now; one with a request in flight
+    // finishes it (with Connection: close) and closes itself.
+    for (const std::shared_ptr<connection>& c : live) {
+        net::post(c->stream.get_executor(), [c] {
+            if (c->idle) c->stream.cancel();
+        });
+    }
+}
+
+net::awaitable<void> server::drain() {
+    const steady::time_point deadline = steady::now() + config_.shutdown_timeout;
+    net::steady_timer tick(control_);
+    beast::error_code ec;
+    while (state_.active + state_.rejecting > 0 && steady::now() < deadline) {
+        tick.expires_after(std::chrono::milliseconds(20));
+        co_await tick.async_wait(to(ec));
+    }
+    if (state_.active > 0) {
+        std::cerr << "inputanim serve: shutdown deadline passed, closing the connections still "
+                     "busy: "
+                  << state_.active << '\n';
+    }
+    io_.stop();
+}
+
+net::awaitable<void> server::reject(tcp::socket socket) {
+    const counted guard(state_.rejecting);
+    const steady::time_point start = steady::now();
+    beast::tcp_stream stream(std::move(socket));
+    http::response<http::string_body> res{http::status::service_unavailable, 11};
+    res.set(http::field::server, server_name);
+    res.set(http::field::content_type, "application/json");
+    res.set(http::field::retry_after, "1");
+    res.keep_alive(false);
+    res.body() = error_answer(503, "busy",
+                              "the server is serving its maximum number of connections (" +
+                                  std::to_string(config_.max_connections) + "); retry later")
+                     .body;
+    res.prepare_payload();
+    beast::error_code ec;
+    stream.expires_after(linger_time);
+    co_await http::async_write(stream, res, to(ec));
+    log_request(peer_of(stream), "-", "-", 503, 0, start);
+    std::array<char, 4096> scratch;
+    co_await linger_and_close(stream, net::buffer(scratch));
+}
+
+net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
+    const slot guard(state_, c);
+    c->peer = peer_of(c->stream);
+    beast::flat_buffer buffer(read_size);
+    // Beast reads as much as the buffer's free capacity (at least 512 bytes): without this, every
+    // read of the socket would take 512 bytes.
+    buffer.reserve(read_size);
+    std::vector<std::byte> chunk(read_size);
+    for (;;) {
+        request_parser parser;
+        parser.header_limit(header_limit);
+        // The byte ceiling is enforced below, with a 413 and a report. (Not boost::none: Beast
+        // 1.74 then rejects every Content-Length.)
+        parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+        c->idle = true;
+        if (state_.stopping) break;
+        beast::error_code ec;
+        c->stream.expires_after(config_.timeout);
+        co_await http::async_read_header(c->stream, buffer, parser, to(ec));
+        c->idle = false;
+        const steady::time_point start = steady::now();
+        std::uint64_t received = 0;
+        answer a;
+        unsigned version = 11;
+        bool keep_alive = false;
+        if (ec) {
+            // Closed, quiet or shut down between requests: nothing to answer.
+            if (buffer.size() == 0 && !parser.got_some()) break;
+            if (is_http_syntax_error(ec)) {
+                a = ec == http::error::header_limit || ec == http::error::buffer_overflow
+                        ? error_answer(431, "header_too_large",
+                                       "the request header is larger than " +
+                                           std::to_string(header_limit) + " bytes")
+                        : error_answer(400, "bad_request", "malformed request: " + ec.message());
+                a.body_unread = true;
+            } else {
+                a.status = ec == beast::error::timeout ? 408 : client_closed;
+                a.unsendable = true;
+            }
+        } else {
+            version = parser.get().version();
+            a = co_await route(*c, parser, buffer, chunk, received);
+            keep_alive = parser.is_done() && parser.get().keep_alive();
+        }
+        const bool kept = co_await respond(*c, a, version, keep_alive);
+        if (ec) {
+            log_request(c->peer, "-", "-", a.status, received, start);
+        } else {
+            log_request(c->peer, parser.get().method_string(), parser.get().target(), a.status,
+                        received, start);
+        }
+        if (!kept) {
+            if (a.body_unread && !a.unsendable) {
+                co_await linger_and_close(c->stream, net::buffer(chunk.data(), chunk.size()));
+            }
+            break;
+        }
+    }
+    beast::error_code ignored;
+    c->stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    c->stream.close();
+}
+
+// Sends `a`; returns whether the connection stays open for another request.
+net::awaitable<bool> server::respond(connection& c, answer& a, unsigned version, bool keep_alive) {
+    if (a.unsendable) co_return false;
+    http::response<http::string_body> res{static_cast<http::status>(a.status), version};
+    res.set(http::field::server, server_name);
+    res.set(http::field::content_type, a.content_type);
+    if (a.allow != nullptr) res.set(http::field::allow, a.allow);
+    res.keep_alive(keep_alive && !a.body_unread && !state_.stopping);
+    res.body() = std::move(a.body);
+    res.prepare_payload();
+    beast::error_code ec;
+    c.stream.expires_after(config_.timeout);
+    co_await http::async_write(c.stream, res, to(ec));
+    co_return !ec && res.keep_alive();
+}
+
+net::awaitable<answer> server::route(connection& c, request_parser& parser,
+                                     beast::flat_buffer& buffer, std::vector<std::byte>& chunk,
+                                     std::uint64_t& received) {
+    const auto& req = parser.get();
+    const std::string_view target = req.target();
+    const std::size_t question = target.find('?');
+    const std::string_view path = target.substr(0, question);
+    const std::string_view query =
+        question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
+    answer a;
+    if (path == "/validate" && req.method() == http::verb::post) {
+        co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query));
+    }
+    if (path == "/healthz" && req.method() == http::verb::get) {
+        a.body = "ok\n";
+        a.content_type = "text/plain";
+    } else if (path == "/validate" || path == "/healthz") {
+        a = error_answer(
+            405, "method_not_allowed",
+            std::string(path) + " accepts " + (path == "/validate" ? "POST" : "GET") + " only");
+        a.allow = path == "/validate" ? "POST" : "GET";
+    } else {
+        a = error_answer(404, "not_found",
+                         "no resource " + std::string(path) +
+                             ": the service has POST /validate and GET /healthz");
+    }
+    a.body_unread = !parser.is_done();
+    co_return a;
+}
+
+net::awaitable<answer> server::validate_upload(connection& c, request_parser& parser,
+                                               beast::flat_buffer& buffer,
+                                               std::vector<std::byte>& chunk,
+                                               std::uint64_t& received, const std::string& name) {
+    auto& req = parser.get();
+    const std::string_view encoding = trimmed(req[http::field::content_encoding]);
+    const bool gzip = beast::iequals(encoding, "gzip") || beast::iequals(encoding, "x-gzip");
+    if (!gzip && !encoding.empty() && !beast::iequals(encoding, "identity")) {
+        answer a = error_answer(415, "unsupported_encoding",
+                                "Content-Encoding " + std::string(encoding) +
+                                    " is not supported: send gzip or identity");
+        a.body_unread = !parser.is_done();
+        co_return a;
+    }
+    const std::uint64_t max_bytes = config_.how.limits.max_bytes;
+    if (const auto length = parser.content_length(); length && *length > max_bytes) {
+        // Known from the header: the body is never read (nor asked for, under
+        // Expect: 100-continue).
+        answer a = report_answer(413, name, oversized(max_bytes, *length), *length, std::nullopt);
+        a.body_unread = true;
+        co_return a;
+    }
+    beast::error_code ec;
+    if (beast::iequals(trimmed(req[http::field::expect]), "100-continue")) {
+        http::response<http::empty_body> go{http::status::continue_, req.version()};
+        c.stream.expires_after(config_.timeout);
+        co_await http::async_write(c.stream, go, to(ec));
+        if (ec) {
+            answer a;
+            a.status = client_closed;
+            a.unsendable = true;
+            co_return a;
+        }
+    }
+
+    body_validator v(config_.how, gzip);
+    bool too_large = false;
+    while (!parser.is_done()) {
+        req.body().data = chunk.data();
+        req.body().size = chunk.size();
+        c.stream.expires_after(config_.timeout);
+        co_await http::async_read_some(c.stream, buffer, parser, to(ec));
+        if (ec == http::error::need_buffer) ec = {};
+        const std::size_t n = chunk.size() - req.body().size;
+        received += n;
+        if (ec) break;
+        if (received > max_bytes) {
+            too_large = true;
+            break;
+        }
+        if (n > 0 && v.feed({chunk.data(), n}) == stream_status::error) {
+            // The verdict is final: answer now, and leave the rest of the body unread.
+            break;
+        }
+    }
+    if (ec) {
+        answer a;
+        if (ec == beast::error::timeout) {
+            a.status = 408;
+            a.unsendable = true;
+        } else if (ec == http::error::partial_message) {
+            // The client may have closed only its sending side: it can still read this.
+            a = error_answer(400, "incomplete_body",
+                             "the request body ended after " + std::to_string(received) +
+                                 " bytes, before its declared length");
+        } else if (is_http_syntax_error(ec)) {
+            a = error_answer(400, "bad_request", "malformed request body: " + ec.message());
+            a.body_unread = true;
+        } else {
+            a.status = client_closed;
+            a.unsendable = true;
+        }
+        co_return a;
+    }
+    answer a;
+    if (too_large) {
+        a = report_answer(413, name, oversized(max_bytes, received), received, std::nullopt);
+    } else {
+        const report& rep = v.finish();
+        if (const gzip_error fault = v.fault()) {
+            a = error_answer(400, gzip_error_name(fault.code), "request body: " + fault.message());
+        } else {
+            const bool over =
+                rep.error.code == errc::limit_exceeded && rep.error.limit == limit_kind::bytes;
+            a = report_answer(over ? 413 : 200, name, rep, v.bytes(), v.compressed());
+        }
+    }
+    a.body_unread = !parser.is_done();
+    co_return a;
+}
+
+}  // namespace
+
+int run_server(const server_config& config) {
+    const std::optional<tcp::endpoint> at = parse_listen(config.listen);
+    if (!at) {
+        std::cerr << "inputanim serve: --listen " << config.listen
+                  << ": expected HOST:PORT with a numeric IPv4 or [IPv6] address\n";
+        return exit_usage;
+    }
+    server s(config);
+    return s.run(*at);
+}
+
+}  // namespace inputanim::cli

@@ -1,0 +1,37 @@
+// The HTTP/1.1 validation service behind `inputanim serve` (docs/SERVER.md): POST /validate
+// streams the request body through the streaming validator (inflating it first when it is
+// gzip-encoded) and answers the JSON object of `validate --json`; GET /healthz answers "ok".
+// Boost.Beast over Boost.Asio, one strand per connection, on a pool of threads.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+#include "inputanim/validate.hpp"
+
+namespace inputanim::cli {
+
+struct server_config {
+    // HOST:PORT, an IPv4 address or a bracketed IPv6 one; port 0 picks a free port.
+    std::string listen = "127.0.0.1:8080";
+    // Threads that run the connections; 0: one per processor.
+    unsigned threads = 0;
+    // Level, layout and limits of the validation; limits.max_bytes also caps the request body.
+    validate_options how{};
+    // How long a client may take to send its request header, or stay silent while sending the
+    // body (each read), or take to receive the response.
+    std::chrono::seconds timeout{30};
+    // Connections served at once; more are answered 503 and closed.
+    std::size_t max_connections = 256;
+    // After SIGTERM or SIGINT: how long requests in flight may take to finish.
+    std::chrono::seconds shutdown_timeout{10};
+};
+
+// Listens, prints "listening on HOST:PORT" (the port actually bound) on stdout, and serves until
+// SIGTERM or SIGINT; then stops accepting, lets requests in flight finish (up to
+// shutdown_timeout) and returns exit_valid. Returns exit_usage when `listen` is not HOST:PORT,
+// exit_unreadable when the address cannot be bound.
+int run_server(const server_config& config);
+
+}  // namespace inputanim::cli

@@ -1,0 +1,82 @@
+#include "progress.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace inputanim::cli {
+
+namespace {
+
+constexpr auto redraw_interval = std::chrono::milliseconds(100);
+constexpr int bar_width = 24;
+
+// "1:05:09", "4:07".
+std::string clock_text(double seconds) {
+    const auto s = static_cast<long long>(seconds + 0.5);
+    char text[32];
+    if (s >= 3600) {
+        std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+    } else {
+        std::snprintf(text, sizeof text, "%lld:%02lld", s / 60, s % 60);
+    }
+    return text;
+}
+
+}  // namespace
+
+progress::progress(bool enabled)
+    : enabled_(enabled),
+      start_(std::chrono::steady_clock::now()),
+      // The first file is drawn at once.
+      last_draw_(start_ - redraw_interval) {}
+
+void progress::done() {
+    ++done_;
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_draw_ >= redraw_interval) draw(now);
+}
+
+void progress::draw(std::chrono::steady_clock::time_point now) {
+    last_draw_ = now;
+    drawn_ = true;
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    const double rate = seconds > 0 ? static_cast<double>(done_) / seconds : 0.0;
+    std::string line = "\r";
+    if (walk_finished_ && found_ > 0) {
+        const auto filled =
+            static_cast<int>(static_cast<double>(bar_width) * static_cast<double>(done_) /
+                             static_cast<double>(found_));
+        line += '[';
+        line.append(static_cast<std::size_t>(filled), '#');
+        line.append(static_cast<std::size_t>(bar_width - filled), '.');
+        line += "] ";
+    }
+    line += std::to_string(done_) + "/" + std::to_string(found_);
+    // While the walk goes on, more files may come.
+    if (!walk_finished_) line += '+';
+    char rate_text[48];
+    std::snprintf(rate_text, sizeof rate_text, " files  %.0f files/s", rate);
+    line += rate_text;
+    if (walk_finished_ && rate > 0) {
+        line += "  ETA " + clock_text(static_cast<double>(found_ - done_) / rate);
+    }
+    // Erase what a longer previous line left.
+    line += "\x1b[K";
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+}
+
+void progress::note(std::string_view line) {
+    clear();
+    std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
+    if (drawn_) draw(std::chrono::steady_clock::now());
+}
+
+void progress::clear() {
+    if (!enabled_ || !drawn_) return;
+    std::fputs("\r\x1b[K", stderr);
+    std::fflush(stderr);
+}
+
+}  // namespace inputanim::cli

@@ -1,0 +1,68 @@
+// inputanim serve: validate recordings uploaded over HTTP (docs/SERVER.md).
+#include <chrono>
+#include <memory>
+
+#include "common.hpp"
+#include "http_server.hpp"
+
+namespace inputanim::cli {
+
+namespace {
+
+struct serve_options {
+    server_config server;
+    // Level, layout and limits, as validate takes them.
+    check_options check;
+    unsigned timeout_seconds = 30;
+    unsigned shutdown_seconds = 10;
+};
+
+}  // namespace
+
+command add_serve_command(CLI::App& app) {
+    auto o = std::make_shared<serve_options>();
+    // Uploads come from strangers: docs/SECURITY.md's ceilings unless told otherwise.
+    o->check.limits = upload_limits();
+    CLI::App* cmd = app.add_subcommand(
+        "serve", "Validate recordings uploaded over HTTP: POST /validate, GET /healthz");
+    cmd->add_option("--listen", o->server.listen,
+                    "HOST:PORT to listen on (IPv4, or [IPv6]); port 0 picks a free one")
+        ->capture_default_str();
+    cmd->add_option("--threads", o->server.threads, "Threads serving connections (0: one per CPU)")
+        ->check(CLI::Range(0u, 1024u))
+        ->capture_default_str();
+    cmd->add_option("--max-connections", o->server.max_connections,
+                    "Connections served at once; more are answered 503")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
+        ->capture_default_str();
+    cmd->add_option("--timeout", o->timeout_seconds,
+                    "Seconds a client may take to send its header, stay silent during its body, "
+                    "or take to read the response")
+        ->check(CLI::Range(1u, 86400u))
+        ->capture_default_str();
+    cmd->add_option("--shutdown-timeout", o->shutdown_seconds,
+                    "Seconds requests in flight may take to finish after SIGTERM or SIGINT")
+        ->check(CLI::Range(0u, 86400u))
+        ->capture_default_str();
+    cmd->add_option("--level", o->check.level,
+                    "structure: headers and counts only; full: also every keyframe and marker")
+        ->check(CLI::IsMember({"structure", "full"}))
+        ->capture_default_str();
+    cmd->add_option("--layout", o->check.layout,
+                    "v1.1 float keyframes: compact (8 bytes, MRTK), full (28 bytes) or auto-detect")
+        ->check(CLI::IsMember({"auto", "compact", "full"}))
+        ->capture_default_str();
+    add_limit_options(*cmd, o->check.limits);
+    cmd->footer(
+        "Limits default to docs/SECURITY.md's upload ceilings (--max-bytes 67108864 ...); "
+        "--max-bytes also caps the request body, compressed or not (413 past it).");
+    return {cmd, [o] {
+                server_config config = o->server;
+                config.how = o->check.to_validate_options();
+                config.timeout = std::chrono::seconds(o->timeout_seconds);
+                config.shutdown_timeout = std::chrono::seconds(o->shutdown_seconds);
+                return run_server(config);
+            }};
+}
+
+}  // namespace inputanim::cli

@@ -1,0 +1,101 @@
+// The SQLite database that `inputanim index --sqlite` keeps: a row per recording in table
+// `recordings`, its warnings in table `warnings`, and what the skip check and --prune need.
+// Writes are grouped into transactions of a bounded number of changes, so a run that is
+// interrupted leaves every file either as before or fully updated. Only one thread may use it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "index_pool.hpp"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace inputanim::cli {
+
+// Any failure of the database: the message says what and why.
+class store_error : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// What the database remembers of a path from an earlier run.
+struct known_file {
+    std::optional<file_stamp> stamp;
+    bool valid = false;
+};
+
+class sqlite_store {
+  public:
+    // Opens or creates the database and its tables. With `track_seen`, the paths passed to
+    // put() and seen() are remembered (in a temporary table) for unseen_under(). Throws
+    // store_error.
+    sqlite_store(const std::string& file, bool track_seen);
+    // Rolls back changes not yet committed by finish().
+    ~sqlite_store();
+    sqlite_store(const sqlite_store&) = delete;
+    sqlite_store& operator=(const sqlite_store&) = delete;
+
+    // The row of `path`, if there is one.
+    std::optional<known_file> lookup(std::string_view path);
+    // Inserts or replaces the row of a recording or unreadable file and its warnings.
+    void put(const file_result& r, std::int64_t indexed_at_ns);
+    // A path this run found but did not read again (unchanged).
+    void seen(std::string_view path);
+    // The paths in the database that this run did not find: equal to `operand`, or inside it
+    // when it is a directory. Needs `track_seen`.
+    std::vector<std::string> unseen_under(std::string_view operand, bool directory);
+    // Deletes the row of `path` and, by cascade, its warnings.
+    void remove(std::string_view path);
+    // Commits what is pending.
+    void finish();
+
+  private:
+    class statement {
+      public:
+        statement() = default;
+        statement(sqlite3* db, std::string_view sql);
+        statement(statement&& other) noexcept;
+        statement& operator=(statement&& other) noexcept;
+        ~statement();
+
+        statement& bind(int i, std::string_view text);
+        statement& bind(int i, std::int64_t v);
+        statement& bind(int i, double v);
+        // True while a row is available; false when done.
+        bool step();
+        // Resets for the next use and clears the bindings.
+        void reset();
+        sqlite3_stmt* get() const { return stmt_; }
+
+      private:
+        sqlite3* db_ = nullptr;
+        sqlite3_stmt* stmt_ = nullptr;
+    };
+
+    void exec(const char* sql);
+    // Counts a change; commits and begins a new transaction every batch_size changes.
+    void changed();
+
+    static constexpr int batch_size = 500;
+
+    sqlite3* db_ = nullptr;
+    bool track_seen_ = false;
+    bool in_transaction_ = false;
+    int pending_ = 0;
+    statement lookup_;
+    statement upsert_;
+    statement clear_warnings_;
+    statement insert_warning_;
+    statement insert_seen_;
+    statement unseen_in_dir_;
+    statement unseen_file_;
+    statement delete_;
+};
+
+}  // namespace inputanim::cli
