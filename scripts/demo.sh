@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
-# Installs, builds, writes a sample recording and runs `inputanim info` and `validate` on it.
+# Installs, builds, generates a small set of recordings, runs `inputanim info`, `validate` and
+# `index` (to SQLite) on them, and shows a query on the database.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DINPUTANIM_BUILD_TESTS=OFF
 cmake --build build/release
-mkdir -p out
-build/release/examples/inputanim_example_tour out/sample.bin
-build/release/tools/inputanim info out/sample.bin
-build/release/tools/inputanim validate --json out/sample.bin
+tool=build/release/tools/inputanim
+rm -rf out/recordings out/index.db*
+mkdir -p out/recordings
+$tool gen --count 4 --dir out/recordings --seconds 20 --markers 2
+$tool gen -o out/recordings/InputAnimation-20200101-010000.bin --version 1.0 --seconds 10
+# One damaged upload: the last 100 bytes are missing.
+head -c -100 out/recordings/InputAnimation-20200101-000000.bin > out/recordings/damaged.bin
+first=$(ls out/recordings/InputAnimation-*.bin | head -n 1)
+$tool info "$first"
+$tool validate out/recordings/* || echo "(exit $?: some file is invalid)"
+$tool index --sqlite out/index.db out/recordings || echo "(exit $?: some recording is invalid)"
+sqlite3 -header -column out/index.db \
+  "SELECT substr(path, 16) AS file, valid, version, layout, keyframes, markers,
+          round(duration, 1) AS seconds, error_code, error_offset
+   FROM recordings ORDER BY path"
