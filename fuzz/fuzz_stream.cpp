@@ -11,7 +11,7 @@ namespace {
 // Chunk sizes from 1 to 64 bytes, drawn by a small generator seeded from the input, so that one
 // input always splits the same way and different inputs split differently.
 class splitter {
-public:
+  public:
     explicit splitter(std::span<const std::byte> bytes) noexcept : state_(bytes.size() + 1) {
         for (std::size_t i = 0; i < bytes.size() && i < 16; ++i) {
             state_ = state_ * 131 + std::to_integer<std::uint64_t>(bytes[i]);
@@ -22,7 +22,7 @@ public:
         return 1 + static_cast<std::size_t>((state_ >> 33) % 64);
     }
 
-private:
+  private:
     std::uint64_t state_;
 };
 

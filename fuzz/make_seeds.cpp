@@ -251,12 +251,9 @@ struct corpus {
     std::vector<seed> (*seeds)();
 };
 
-constexpr corpus corpora[] = {{"parse", file_seeds},
-                              {"validate", file_seeds},
-                              {"mutate", file_seeds},
-                              {"roundtrip", choice_seeds},
-                              {"evaluate", choice_seeds},
-                              {"stream", file_seeds}};
+constexpr corpus corpora[] = {{"parse", file_seeds},      {"validate", file_seeds},
+                              {"mutate", file_seeds},     {"roundtrip", choice_seeds},
+                              {"evaluate", choice_seeds}, {"stream", file_seeds}};
 
 bool read_file(const fs::path& path, bytes& out) {
     std::ifstream in(path, std::ios::binary);

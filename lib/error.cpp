@@ -6,32 +6,51 @@
 namespace inputanim {
 
 std::string_view error_name(errc code) noexcept {
-    static constexpr std::array<std::string_view, 15> names = {
-        "ok",           "truncated",      "bad_magic",      "unsupported_version",
-        "bad_flag",     "bad_wrap_mode",  "negative_count", "bad_marker",
-        "trailing_bytes", "limit_exceeded", "non_finite",   "bad_bool_value",
-        "bad_weighted_mode", "unsorted_keys", "bad_utf8"};
+    static constexpr std::array<std::string_view, 15> names = {"ok",
+                                                               "truncated",
+                                                               "bad_magic",
+                                                               "unsupported_version",
+                                                               "bad_flag",
+                                                               "bad_wrap_mode",
+                                                               "negative_count",
+                                                               "bad_marker",
+                                                               "trailing_bytes",
+                                                               "limit_exceeded",
+                                                               "non_finite",
+                                                               "bad_bool_value",
+                                                               "bad_weighted_mode",
+                                                               "unsorted_keys",
+                                                               "bad_utf8"};
     const auto i = static_cast<std::size_t>(code);
     return i < names.size() ? names[i] : std::string_view("unknown");
 }
 
 std::string_view limit_name(limit_kind kind) noexcept {
     switch (kind) {
-        case limit_kind::none: return "none";
-        case limit_kind::bytes: return "max_bytes";
-        case limit_kind::keyframes_per_curve: return "max_keyframes_per_curve";
-        case limit_kind::total_keyframes: return "max_total_keyframes";
-        case limit_kind::markers: return "max_markers";
-        case limit_kind::marker_name_bytes: return "max_marker_name_bytes";
+        case limit_kind::none:
+            return "none";
+        case limit_kind::bytes:
+            return "max_bytes";
+        case limit_kind::keyframes_per_curve:
+            return "max_keyframes_per_curve";
+        case limit_kind::total_keyframes:
+            return "max_total_keyframes";
+        case limit_kind::markers:
+            return "max_markers";
+        case limit_kind::marker_name_bytes:
+            return "max_marker_name_bytes";
     }
     return "unknown";
 }
 
 std::string_view error::path() const noexcept {
     switch (place) {
-        case error_place::curve: return curve_path(curve);
-        case error_place::markers: return "markers";
-        default: return {};
+        case error_place::curve:
+            return curve_path(curve);
+        case error_place::markers:
+            return "markers";
+        default:
+            return {};
     }
 }
 
@@ -39,23 +58,37 @@ namespace {
 
 std::string_view describe(errc code) noexcept {
     switch (code) {
-        case errc::ok: return "no error";
-        case errc::truncated: return "the file ends before this field";
-        case errc::bad_magic: return "not an MRTK input animation file (wrong magic number)";
-        case errc::unsupported_version: return "unsupported version (only 1.0 and 1.1 exist)";
-        case errc::bad_flag: return "a v1.1 block flag is neither 0 nor 1";
-        case errc::bad_wrap_mode: return "wrap mode is not one of 0, 1, 2, 4, 8";
-        case errc::negative_count: return "the count is negative";
+        case errc::ok:
+            return "no error";
+        case errc::truncated:
+            return "the file ends before this field";
+        case errc::bad_magic:
+            return "not an MRTK input animation file (wrong magic number)";
+        case errc::unsupported_version:
+            return "unsupported version (only 1.0 and 1.1 exist)";
+        case errc::bad_flag:
+            return "a v1.1 block flag is neither 0 nor 1";
+        case errc::bad_wrap_mode:
+            return "wrap mode is not one of 0, 1, 2, 4, 8";
+        case errc::negative_count:
+            return "the count is negative";
         case errc::bad_marker:
             return "marker name length is not a valid 7-bit encoded length (over 5 bytes or "
                    "above 2^31-1)";
-        case errc::trailing_bytes: return "bytes follow the end of the marker list";
-        case errc::limit_exceeded: return "a configured limit was passed";
-        case errc::non_finite: return "the value is not finite";
-        case errc::bad_bool_value: return "a bool keyframe's value is neither 0.0 nor 1.0";
-        case errc::bad_weighted_mode: return "weighted mode is not 0-3";
-        case errc::unsorted_keys: return "key time is not greater than the previous key's";
-        case errc::bad_utf8: return "marker name is not valid UTF-8";
+        case errc::trailing_bytes:
+            return "bytes follow the end of the marker list";
+        case errc::limit_exceeded:
+            return "a configured limit was passed";
+        case errc::non_finite:
+            return "the value is not finite";
+        case errc::bad_bool_value:
+            return "a bool keyframe's value is neither 0.0 nor 1.0";
+        case errc::bad_weighted_mode:
+            return "weighted mode is not 0-3";
+        case errc::unsorted_keys:
+            return "key time is not greater than the previous key's";
+        case errc::bad_utf8:
+            return "marker name is not valid UTF-8";
     }
     return "unknown error";
 }

@@ -39,7 +39,8 @@ constexpr path_table make_paths() {
         append(s);
         ++id;
     }
-    for (std::string_view hand : {std::string_view("hand.left.joint."), std::string_view("hand.right.joint.")}) {
+    for (std::string_view hand :
+         {std::string_view("hand.left.joint."), std::string_view("hand.right.joint.")}) {
         for (auto j : joint_names) {
             for (auto c : pose_names) {
                 begin_path();

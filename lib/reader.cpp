@@ -8,8 +8,12 @@ namespace inputanim {
 
 namespace detail {
 
-float load_f32(const std::byte* p) noexcept { return load_f32_le(p); }
-std::int32_t load_i32(const std::byte* p) noexcept { return load_i32_le(p); }
+float load_f32(const std::byte* p) noexcept {
+    return load_f32_le(p);
+}
+std::int32_t load_i32(const std::byte* p) noexcept {
+    return load_i32_le(p);
+}
 
 marker_result read_marker(std::span<const std::byte> bytes, std::uint64_t offset,
                           std::uint32_t max_name_bytes, marker_view& out) noexcept {
@@ -33,7 +37,8 @@ marker_result read_marker(std::span<const std::byte> bytes, std::uint64_t offset
         return {e, length_offset, 0};
     }
     if (length > size - pos) return {errc::truncated, pos, 0};
-    out.name = {reinterpret_cast<const char*>(bytes.data() + pos), static_cast<std::size_t>(length)};
+    out.name = {reinterpret_cast<const char*>(bytes.data() + pos),
+                static_cast<std::size_t>(length)};
     return {errc::ok, 0, pos + length};
 }
 
@@ -42,7 +47,8 @@ marker_result read_marker(std::span<const std::byte> bytes, std::uint64_t offset
 namespace {
 
 // Walks a whole file under one fixed layout; returns the error it ends with (ok when sound).
-error walk_under(std::span<const std::byte> bytes, layout_choice fixed, const limits& lim) noexcept {
+error walk_under(std::span<const std::byte> bytes, layout_choice fixed,
+                 const limits& lim) noexcept {
     reader r(bytes, read_options{fixed, lim});
     item it = r.next();
     while (it == item::curve || it == item::marker) it = r.next();
@@ -106,8 +112,12 @@ bool reader::read_header() noexcept {
         header_.blocks = block_flags{flags[0], flags[1], flags[2]};
         pos_ += 3;
         switch (options_.layout) {
-            case layout_choice::compact: header_.layout = layout::compact; break;
-            case layout_choice::full: header_.layout = layout::full; break;
+            case layout_choice::compact:
+                header_.layout = layout::compact;
+                break;
+            case layout_choice::full:
+                header_.layout = layout::full;
+                break;
             case layout_choice::automatic: {
                 // FORMAT.md section 3: the first layout under which the file is sound; else the
                 // one whose walk got further, compact on a tie. A walk stopped by a configured
@@ -138,11 +148,16 @@ item reader::next() noexcept {
         case state::start:
             if (open()) return item::error;
             return next_curve();
-        case state::curves: return next_curve();
-        case state::marker_list: return next_marker_list();
-        case state::markers: return next_marker();
-        case state::done: return item::end;
-        case state::failed: return item::error;
+        case state::curves:
+            return next_curve();
+        case state::marker_list:
+            return next_marker_list();
+        case state::markers:
+            return next_marker();
+        case state::done:
+            return item::end;
+        case state::failed:
+            return item::error;
     }
     return item::error;
 }
@@ -225,9 +240,9 @@ item reader::next_marker() noexcept {
     const auto r =
         detail::read_marker(bytes_, pos_, options_.limits.max_marker_name_bytes, marker_);
     if (r.code != errc::ok) {
-        return fail(r.code, r.error_offset, error_place::markers, next_marker_,
-                    r.code == errc::limit_exceeded ? limit_kind::marker_name_bytes
-                                                   : limit_kind::none);
+        return fail(
+            r.code, r.error_offset, error_place::markers, next_marker_,
+            r.code == errc::limit_exceeded ? limit_kind::marker_name_bytes : limit_kind::none);
     }
     pos_ = r.end;
     ++next_marker_;

@@ -8,7 +8,7 @@ namespace inputanim {
 namespace {
 
 class byte_sink {
-public:
+  public:
     explicit byte_sink(std::vector<std::byte>& out) noexcept : out_(out) {}
     void u8(std::uint8_t v) { out_.push_back(static_cast<std::byte>(v)); }
     void i32(std::int32_t v) { detail::store_i32_le(grow(4), v); }
@@ -27,7 +27,7 @@ public:
         u8(static_cast<std::uint8_t>(v));
     }
 
-private:
+  private:
     std::byte* grow(std::size_t n) {
         out_.resize(out_.size() + n);
         return out_.data() + out_.size() - n;

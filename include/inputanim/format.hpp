@@ -84,34 +84,33 @@ inline constexpr std::size_t hand_state_count = 4;
 inline constexpr std::size_t joint_count = 27;
 
 // The joint names as FORMAT.md and MRTK spell them (used in curve paths).
-inline constexpr std::array<std::string_view, joint_count> joint_names = {
-    "None",
-    "Wrist",
-    "Palm",
-    "ThumbMetacarpalJoint",
-    "ThumbProximalJoint",
-    "ThumbDistalJoint",
-    "ThumbTip",
-    "IndexMetacarpal",
-    "IndexKnuckle",
-    "IndexMiddleJoint",
-    "IndexDistalJoint",
-    "IndexTip",
-    "MiddleMetacarpal",
-    "MiddleKnuckle",
-    "MiddleMiddleJoint",
-    "MiddleDistalJoint",
-    "MiddleTip",
-    "RingMetacarpal",
-    "RingKnuckle",
-    "RingMiddleJoint",
-    "RingDistalJoint",
-    "RingTip",
-    "PinkyMetacarpal",
-    "PinkyKnuckle",
-    "PinkyMiddleJoint",
-    "PinkyDistalJoint",
-    "PinkyTip"};
+inline constexpr std::array<std::string_view, joint_count> joint_names = {"None",
+                                                                          "Wrist",
+                                                                          "Palm",
+                                                                          "ThumbMetacarpalJoint",
+                                                                          "ThumbProximalJoint",
+                                                                          "ThumbDistalJoint",
+                                                                          "ThumbTip",
+                                                                          "IndexMetacarpal",
+                                                                          "IndexKnuckle",
+                                                                          "IndexMiddleJoint",
+                                                                          "IndexDistalJoint",
+                                                                          "IndexTip",
+                                                                          "MiddleMetacarpal",
+                                                                          "MiddleKnuckle",
+                                                                          "MiddleMiddleJoint",
+                                                                          "MiddleDistalJoint",
+                                                                          "MiddleTip",
+                                                                          "RingMetacarpal",
+                                                                          "RingKnuckle",
+                                                                          "RingMiddleJoint",
+                                                                          "RingDistalJoint",
+                                                                          "RingTip",
+                                                                          "PinkyMetacarpal",
+                                                                          "PinkyKnuckle",
+                                                                          "PinkyMiddleJoint",
+                                                                          "PinkyDistalJoint",
+                                                                          "PinkyTip"};
 
 // Every curve a file can hold, numbered in the order of a v1.1 file with all three blocks:
 // camera (0-6), hand states (7-10), left joints (11-199), right joints (200-388), gaze (389-394).
@@ -123,10 +122,13 @@ inline constexpr std::size_t v10_curve_count = 389;
 inline constexpr std::size_t camera_first = 0;
 inline constexpr std::size_t hand_state_first = 7;
 inline constexpr std::size_t left_joint_first = 11;
-inline constexpr std::size_t right_joint_first = left_joint_first + joint_count * pose_channel_count;
+inline constexpr std::size_t right_joint_first =
+    left_joint_first + joint_count * pose_channel_count;
 inline constexpr std::size_t gaze_first = right_joint_first + joint_count * pose_channel_count;
 
-constexpr std::size_t to_index(curve_id id) noexcept { return static_cast<std::size_t>(id); }
+constexpr std::size_t to_index(curve_id id) noexcept {
+    return static_cast<std::size_t>(id);
+}
 
 constexpr curve_id camera_curve(pose_channel c) noexcept {
     return curve_id(camera_first + static_cast<std::size_t>(c));

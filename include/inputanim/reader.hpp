@@ -55,7 +55,7 @@ struct file_header {
 enum class item : std::uint8_t { curve, marker, end, error };
 
 class reader {
-public:
+  public:
     explicit reader(std::span<const std::byte> bytes, const read_options& options = {}) noexcept;
 
     // Reads the header (and, for v1.1 with layout `automatic`, walks the curve headers to pick
@@ -83,7 +83,7 @@ public:
     // Offset of the next unread byte.
     std::uint64_t position() const noexcept { return pos_; }
 
-private:
+  private:
     enum class state : std::uint8_t { start, curves, marker_list, markers, done, failed };
 
     item fail(errc code, std::uint64_t offset, error_place place, std::int64_t index = -1,

@@ -30,9 +30,9 @@ struct summary {
 
 // Forward range over the markers of a structurally sound file.
 class marker_range {
-public:
+  public:
     class iterator {
-    public:
+      public:
         using iterator_category = std::input_iterator_tag;
         using value_type = marker_view;
         using difference_type = std::ptrdiff_t;
@@ -53,7 +53,7 @@ public:
             return a.m_.index == b.m_.index;
         }
 
-    private:
+      private:
         void load() noexcept;
         std::span<const std::byte> bytes_;
         std::uint32_t count_ = 0;
@@ -61,21 +61,22 @@ public:
     };
 
     marker_range() noexcept = default;
-    marker_range(std::span<const std::byte> bytes, std::uint64_t first, std::uint32_t count) noexcept
+    marker_range(std::span<const std::byte> bytes, std::uint64_t first,
+                 std::uint32_t count) noexcept
         : bytes_(bytes), first_(first), count_(count) {}
     iterator begin() const noexcept { return {bytes_, first_, 0, count_}; }
     iterator end() const noexcept { return {bytes_, first_, count_, count_}; }
     std::size_t size() const noexcept { return count_; }
     bool empty() const noexcept { return count_ == 0; }
 
-private:
+  private:
     std::span<const std::byte> bytes_;
     std::uint64_t first_ = 0;
     std::uint32_t count_ = 0;
 };
 
 class recording {
-public:
+  public:
     recording() noexcept { by_id_.fill(absent); }
 
     // Walks the structure of `bytes` (which must outlive the recording). Returns the first
@@ -100,7 +101,7 @@ public:
     inputanim::marker_range markers() const noexcept { return markers_; }
     std::span<const std::byte> bytes() const noexcept { return bytes_; }
 
-private:
+  private:
     static constexpr std::uint16_t absent = 0xffff;
     std::span<const std::byte> bytes_;
     file_header header_{};

@@ -55,7 +55,9 @@ struct report {
     std::size_t warnings_found = 0;
 
     bool valid() const noexcept { return error.code == errc::ok; }
-    std::span<const warning> warnings() const noexcept { return {warning_list.data(), warning_count}; }
+    std::span<const warning> warnings() const noexcept {
+        return {warning_list.data(), warning_count};
+    }
 };
 
 report validate(std::span<const std::byte> bytes, const validate_options& options = {}) noexcept;

@@ -22,7 +22,7 @@ enum class weighted_mode : std::int32_t { none = 0, in = 1, out = 2, both = 3 };
 // One keyframe. Compact and bool keyframes carry no tangents; they read as MRTK reads them:
 // tangents 0, weights 0, weighted mode both (which is exactly linear interpolation).
 class keyframe_view {
-public:
+  public:
     constexpr keyframe_view() noexcept = default;
     constexpr keyframe_view(const std::byte* p, bool full) noexcept : p_(p), full_(full) {}
 
@@ -33,23 +33,25 @@ public:
     float in_weight() const noexcept { return full_ ? detail::load_f32(p_ + 16) : 0.0f; }
     float out_weight() const noexcept { return full_ ? detail::load_f32(p_ + 20) : 0.0f; }
     // The raw Int32 as stored (a valid file holds 0-3); 3 for keyframes without the field.
-    std::int32_t weighted_mode_raw() const noexcept { return full_ ? detail::load_i32(p_ + 24) : 3; }
+    std::int32_t weighted_mode_raw() const noexcept {
+        return full_ ? detail::load_i32(p_ + 24) : 3;
+    }
     inputanim::weighted_mode weighted_mode() const noexcept {
         return static_cast<inputanim::weighted_mode>(weighted_mode_raw());
     }
     bool has_tangents() const noexcept { return full_; }
     const std::byte* data() const noexcept { return p_; }
 
-private:
+  private:
     const std::byte* p_ = nullptr;
     bool full_ = false;
 };
 
 // The keyframes of one curve: random access, usable with range-for and <algorithm>.
 class keyframes_view {
-public:
+  public:
     class iterator {
-    public:
+      public:
         // Like std::vector<bool>, the reference is a proxy value.
         using iterator_category = std::random_access_iterator_tag;
         using iterator_concept = std::random_access_iterator_tag;
@@ -97,7 +99,7 @@ public:
             return a.p_ <=> b.p_;
         }
 
-    private:
+      private:
         const std::byte* p_ = nullptr;
         std::uint8_t stride_ = 0;
     };
@@ -120,7 +122,7 @@ public:
     iterator end() const noexcept { return {first_ + std::size_t{count_} * stride_, stride_}; }
     const std::byte* data() const noexcept { return first_; }
 
-private:
+  private:
     const std::byte* first_ = nullptr;
     std::uint32_t count_ = 0;
     std::uint8_t stride_ = 0;

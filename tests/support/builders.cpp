@@ -8,9 +8,12 @@ namespace inputanim::testing {
 
 const char* shape_name(shape s) {
     switch (s) {
-        case shape::v10: return "v10";
-        case shape::v11_compact: return "v11_compact";
-        case shape::v11_full: return "v11_full";
+        case shape::v10:
+            return "v10";
+        case shape::v11_compact:
+            return "v11_compact";
+        case shape::v11_full:
+            return "v11_full";
     }
     return "?";
 }
@@ -45,8 +48,8 @@ model small_model(shape s, bool with_markers) {
         add_keys(joint_curve(side::left, joint::wrist, static_cast<pose_channel>(c)), 0.1f);
     }
     // Unit quaternions for the camera so that validation has no warning.
-    for (pose_channel c : {pose_channel::rotation_x, pose_channel::rotation_y,
-                           pose_channel::rotation_z}) {
+    for (pose_channel c :
+         {pose_channel::rotation_x, pose_channel::rotation_y, pose_channel::rotation_z}) {
         for (keyframe& k : m[camera_curve(c)].keys) k.value = 0.0f;
     }
     for (keyframe& k : m[camera_curve(pose_channel::rotation_w)].keys) k.value = 1.0f;
@@ -63,7 +66,9 @@ model small_model(shape s, bool with_markers) {
     return m;
 }
 
-bytes small_file(shape s, bool with_markers) { return write(small_model(s, with_markers)); }
+bytes small_file(shape s, bool with_markers) {
+    return write(small_model(s, with_markers));
+}
 
 namespace {
 block_flags blocks_of(const model& m) {
@@ -75,7 +80,9 @@ std::size_t stride_of(const model& m, curve_id id) {
 }
 }  // namespace
 
-std::size_t first_curve_offset(const model& m) { return m.minor == 0 ? 16 : 19; }
+std::size_t first_curve_offset(const model& m) {
+    return m.minor == 0 ? 16 : 19;
+}
 
 std::size_t curve_offset(const model& m, std::size_t file_index) {
     std::size_t off = first_curve_offset(m);
@@ -93,7 +100,8 @@ std::size_t marker_list_offset(const model& m) {
 
 void put_i32(bytes& b, std::size_t offset, std::int32_t v) {
     for (int i = 0; i < 4; ++i) {
-        b.at(offset + i) = static_cast<std::byte>((static_cast<std::uint32_t>(v) >> (8 * i)) & 0xff);
+        b.at(offset + i) =
+            static_cast<std::byte>((static_cast<std::uint32_t>(v) >> (8 * i)) & 0xff);
     }
 }
 
@@ -109,9 +117,13 @@ std::int32_t get_i32(const bytes& b, std::size_t offset) {
     return static_cast<std::int32_t>(u);
 }
 
-std::span<const std::byte> view(const bytes& b) { return {b.data(), b.size()}; }
+std::span<const std::byte> view(const bytes& b) {
+    return {b.data(), b.size()};
+}
 
-std::filesystem::path recordings_dir() { return INPUTANIM_TEST_RECORDINGS_DIR; }
+std::filesystem::path recordings_dir() {
+    return INPUTANIM_TEST_RECORDINGS_DIR;
+}
 
 std::optional<bytes> june_recording(const std::string& name) {
     std::ifstream in(recordings_dir() / name, std::ios::binary);
@@ -120,7 +132,8 @@ std::optional<bytes> june_recording(const std::string& name) {
                  std::byte{0x6e}, std::byte{0xaf}, std::byte{0x8f}, std::byte{0x6a},
                  std::byte{0x01}, std::byte{0},    std::byte{0},    std::byte{0},
                  std::byte{0},    std::byte{0},    std::byte{0},    std::byte{0}};
-    const std::vector<char> body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::vector<char> body((std::istreambuf_iterator<char>(in)),
+                                 std::istreambuf_iterator<char>());
     for (char c : body) out.push_back(static_cast<std::byte>(c));
     return out;
 }
