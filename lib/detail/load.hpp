@@ -7,6 +7,7 @@
 #include <boost/endian/conversion.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace inputanim::detail {
 
@@ -24,6 +25,15 @@ inline std::uint64_t load_u64_le(const std::byte* p) noexcept {
 }
 inline float load_f32_le(const std::byte* p) noexcept {
     return std::bit_cast<float>(load_u32_le(p));
+}
+
+// Consecutive little-endian 32-bit fields as the lanes of `out`, a GCC/Clang vector of 32-bit
+// integers: one memcpy, which only a little-endian host may do (big-endian hosts use the scalar
+// loads above). An output parameter: returning a wide vector is an ABI change to the compiler.
+template <class V>
+inline void load_lanes_le(const std::byte* p, V& out) noexcept
+    requires(std::endian::native == std::endian::little) {
+    std::memcpy(&out, p, sizeof out);
 }
 
 inline void store_u32_le(std::byte* p, std::uint32_t v) noexcept {
