@@ -4,6 +4,7 @@
 // cost of one curve value (items_per_second its inverse).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -123,6 +124,39 @@ BENCHMARK(BM_EvaluateRandomAccess1000Keys)
     ->Arg(static_cast<int>(segment_kind::hermite))
     ->Arg(static_cast<int>(segment_kind::weighted));
 
+// The baseline for random access: the keys decoded into vectors, as a straightforward reader
+// holds them, and the segment found with std::upper_bound and interpolated linearly (what the
+// compact keys' evaluation amounts to).
+void BM_StraightforwardLerp1000Keys(benchmark::State& state) {
+    const curve_view& c = *thousand_keys(segment_kind::compact_linear)
+                               .rec.find(camera_curve(pose_channel::position_x));
+    std::vector<float> key_times;
+    std::vector<float> key_values;
+    for (const keyframe_view k : c.keys) {
+        key_times.push_back(k.time());
+        key_values.push_back(k.value());
+    }
+    const std::vector<float> times = random_times(key_times.front(), key_times.back());
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const float t = times[i++ & 4095];
+        const auto right = std::upper_bound(key_times.begin(), key_times.end(), t);
+        float v;
+        if (right == key_times.begin()) {
+            v = key_values.front();
+        } else if (right == key_times.end()) {
+            v = key_values.back();
+        } else {
+            const std::size_t r = static_cast<std::size_t>(right - key_times.begin());
+            const float s = (t - key_times[r - 1]) / (key_times[r] - key_times[r - 1]);
+            v = key_values[r - 1] + s * (key_values[r] - key_values[r - 1]);
+        }
+        benchmark::DoNotOptimize(v);
+    }
+    count_values(state, static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_StraightforwardLerp1000Keys);
+
 // A 120 Hz grid over 60 Hz keys: one or two values per segment, as a renderer samples.
 void BM_SamplerSequential1000Keys(benchmark::State& state) {
     const curve_view& c = *thousand_keys(segment_kind::compact_linear)
@@ -150,6 +184,21 @@ void BM_RecordingEvaluateRandomTimes(benchmark::State& state) {
     count_values(state, static_cast<std::int64_t>(state.iterations() * rec.curves().size()));
 }
 BENCHMARK(BM_RecordingEvaluateRandomTimes);
+
+// The baseline for resampling: the same 60 Hz grid as BM_RecordingResample/hz:60, each value
+// found on its own with evaluate() (a binary search per value).
+void BM_RecordingEvaluateAt60HzGrid(benchmark::State& state) {
+    const recording& rec = ten_minutes().rec;
+    const std::size_t rows = 10 * 60 * 60 + 1;
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const float t = static_cast<float>(static_cast<double>(i) / 60.0);
+        for (const curve_view& c : rec.curves()) benchmark::DoNotOptimize(evaluate(c, t));
+        if (++i == rows) i = 0;
+    }
+    count_values(state, static_cast<std::int64_t>(state.iterations() * rec.curves().size()));
+}
+BENCHMARK(BM_RecordingEvaluateAt60HzGrid);
 
 // The whole 10-minute recording resampled row by row (what `inputanim sample` streams).
 void BM_RecordingResample(benchmark::State& state) {

@@ -1,0 +1,158 @@
+// Validation and summary cost on large generated recordings, each next to its baselines measured
+// on the same bytes in the same run: the bandwidth floor (one pass over the same mapping that
+// loads and sums every 8-byte word) and the straightforward reader (straightforward_reader.hpp).
+// The files come from bench/run, which writes them into $INPUTANIM_BENCH_DATA:
+//     compact-1g.bin, full-1g.bin   `inputanim gen --raw` (v1.1, both layouts), 1 GiB each
+//     compact-1m.bin                the same at 1 MiB
+// `allocs_per_iter` counts the heap allocations of one iteration (global operator new, replaced by
+// the tests' counting one).
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "inputanim/inputanim.hpp"
+#include "inputanim/mapped_file.hpp"
+#include "straightforward_reader.hpp"
+#include "support/allocation_counter.hpp"
+
+namespace {
+
+using namespace inputanim;
+
+std::filesystem::path data_file(const char* name) {
+    const char* dir = std::getenv("INPUTANIM_BENCH_DATA");
+    return std::filesystem::path(dir != nullptr ? dir : "") / name;
+}
+
+// Every 8-byte word of the bytes, summed: the compiler cannot drop a load whose value is used.
+std::uint64_t sum_words(std::span<const std::byte> bytes) {
+    const std::byte* p = bytes.data();
+    const std::size_t words = bytes.size() / 8;
+    std::uint64_t sum[4] = {0, 0, 0, 0};
+    std::size_t i = 0;
+    for (; i + 4 <= words; i += 4) {
+        for (std::size_t k = 0; k < 4; ++k) {
+            std::uint64_t w;
+            std::memcpy(&w, p + 8 * (i + k), 8);
+            sum[k] += w;
+        }
+    }
+    for (; i < words; ++i) {
+        std::uint64_t w;
+        std::memcpy(&w, p + 8 * i, 8);
+        sum[0] += w;
+    }
+    return sum[0] + sum[1] + sum[2] + sum[3];
+}
+
+// One mapping per file for the whole run, every page touched once so that all the benchmarks
+// find the page cache warm and the page tables filled.
+std::span<const std::byte> mapped(const char* name) {
+    static std::map<std::string, mapped_file> files;
+    auto it = files.find(name);
+    if (it == files.end()) {
+        std::error_code ec;
+        mapped_file f = mapped_file::open(data_file(name), ec);
+        if (ec) return {};
+        benchmark::DoNotOptimize(sum_words(f.bytes()));
+        it = files.emplace(name, std::move(f)).first;
+    }
+    return it->second.bytes();
+}
+
+bool have(benchmark::State& state, std::span<const std::byte> bytes, const char* name) {
+    if (!bytes.empty()) return true;
+    state.SkipWithError((data_file(name).string() + " is missing: run bench/run").c_str());
+    return false;
+}
+
+void count(benchmark::State& state, std::uint64_t bytes, std::size_t allocations) {
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+    state.counters["allocs_per_iter"] =
+        static_cast<double>(allocations) / static_cast<double>(state.iterations());
+}
+
+// Runs f and adds the heap allocations it made to `total`.
+template <class F>
+auto counting(std::size_t& total, F&& f) {
+    const inputanim::testing::allocation_probe probe;
+    auto result = f();
+    total += probe.count();
+    return result;
+}
+
+void BM_BandwidthFloor(benchmark::State& state, const char* name) {
+    const auto bytes = mapped(name);
+    if (!have(state, bytes, name)) return;
+    std::size_t allocations = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(counting(allocations, [&] { return sum_words(bytes); }));
+    }
+    count(state, bytes.size(), allocations);
+}
+
+void BM_Validate(benchmark::State& state, const char* name, level lvl) {
+    const auto bytes = mapped(name);
+    if (!have(state, bytes, name)) return;
+    std::size_t allocations = 0;
+    for (auto _ : state) {
+        const report r =
+            counting(allocations, [&] { return validate(bytes, validate_options{lvl}); });
+        if (!r.valid()) state.SkipWithError("the generated file is invalid");
+        benchmark::DoNotOptimize(r);
+    }
+    count(state, bytes.size(), allocations);
+}
+
+void BM_ValidateFull(benchmark::State& state, const char* name) {
+    BM_Validate(state, name, level::full);
+}
+
+void BM_Summary(benchmark::State& state, const char* name) {
+    BM_Validate(state, name, level::structure);
+}
+
+void BM_Straightforward(benchmark::State& state, const char* name, straightforward::level lvl) {
+    // The same bytes, warm in the page cache, read through std::ifstream.
+    const auto bytes = mapped(name);
+    if (!have(state, bytes, name)) return;
+    const std::string path = data_file(name).string();
+    std::size_t allocations = 0;
+    for (auto _ : state) {
+        const straightforward::result r =
+            counting(allocations, [&] { return straightforward::read(path, lvl); });
+        if (!r.error.empty()) state.SkipWithError(("straightforward reader: " + r.error).c_str());
+        benchmark::DoNotOptimize(r.keyframes);
+    }
+    count(state, bytes.size(), allocations);
+}
+
+void BM_StraightforwardFull(benchmark::State& state, const char* name) {
+    BM_Straightforward(state, name, straightforward::level::full);
+}
+
+void BM_StraightforwardSummary(benchmark::State& state, const char* name) {
+    BM_Straightforward(state, name, straightforward::level::structure);
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(BM_BandwidthFloor, compact_1g, "compact-1g.bin")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BandwidthFloor, full_1g, "full-1g.bin")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ValidateFull, compact_1g, "compact-1g.bin")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ValidateFull, full_1g, "full-1g.bin")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Summary, compact_1m, "compact-1m.bin")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Summary, compact_1g, "compact-1g.bin")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Summary, full_1g, "full-1g.bin")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_StraightforwardFull, compact_1g, "compact-1g.bin")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_StraightforwardFull, full_1g, "full-1g.bin")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_StraightforwardSummary, compact_1g, "compact-1g.bin")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_StraightforwardSummary, full_1g, "full-1g.bin")->Unit(benchmark::kMillisecond);
