@@ -1,19 +1,4 @@
-# test_cli_index, test_cli_dump, test_cli_gen and test_cli_sample run the built `inputanim` command as test_cli does (see
-# cli.cmake); test_cli_index also opens the SQLite database that `index` writes. Without the
-# tools (INPUTANIM_BUILD_TOOLS=OFF) their tests skip.
-foreach(name test_cli_index test_cli_dump test_cli_gen test_cli_sample)
-  if(NOT TARGET ${name})
-    continue()
-  endif()
-  find_package(nlohmann_json 3.2 CONFIG REQUIRED)
-  target_link_libraries(${name} PRIVATE nlohmann_json::nlohmann_json)
-  if(TARGET inputanim_cli)
-    target_compile_definitions(${name} PRIVATE INPUTANIM_CLI="$<TARGET_FILE:inputanim_cli>")
-    add_dependencies(${name} inputanim_cli)
-  else()
-    target_compile_definitions(${name} PRIVATE INPUTANIM_CLI="")
-  endif()
-endforeach()
+# test_cli_index opens the SQLite database that `index` writes.
 if(TARGET test_cli_index)
   find_package(SQLite3 REQUIRED)
   target_link_libraries(test_cli_index PRIVATE SQLite::SQLite3)

@@ -3,17 +3,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/builders.hpp"
-#include "support/run_process.hpp"
+#include "support/cli_fixture.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -21,38 +17,11 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<json> json_lines(const std::string& text) {
-    std::vector<json> objects;
-    for (const std::string& line : lines_of(text)) objects.push_back(json::parse(line));
-    return objects;
-}
-
 std::uint64_t keyframes_of(const model& m) {
     const block_flags blocks = m.minor == 0 ? block_flags{true, true, false} : m.blocks;
     std::uint64_t n = 0;
     for (std::size_t i = 0; i < curve_count(blocks); ++i) n += m[curve_at(blocks, i)].keys.size();
     return n;
-}
-
-// small_model's left wrist rotation is far from unit length; make it the identity so that a
-// file has no warning unless a test adds one.
-model without_warnings(model m) {
-    for (pose_channel c :
-         {pose_channel::rotation_x, pose_channel::rotation_y, pose_channel::rotation_z}) {
-        for (keyframe& k : m[joint_curve(side::left, joint::wrist, c)].keys) k.value = 0.0f;
-    }
-    for (keyframe& k : m[joint_curve(side::left, joint::wrist, pose_channel::rotation_w)].keys) {
-        k.value = 1.0f;
-    }
-    return m;
-}
-
-// A v1.1 compact file whose camera.position.x key 2 goes back in time: structurally sound,
-// invalid at level full.
-model unsorted_model() {
-    model m = without_warnings(small_model(shape::v11_compact));
-    m[camera_curve(pose_channel::position_x)].keys[2].time = 0.1f;
-    return m;
 }
 
 std::size_t unsorted_offset(const model& m) {
@@ -64,40 +33,7 @@ std::string negative_time_message(float time) {
         .message();
 }
 
-class Cli : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        if (std::string_view(INPUTANIM_CLI).empty()) {
-            GTEST_SKIP() << "built without the tools (INPUTANIM_BUILD_TOOLS=OFF)";
-        }
-        std::string pattern =
-            (std::filesystem::temp_directory_path() / "inputanim-cli-XXXXXX").string();
-        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-        dir_ = pattern;
-    }
-    void TearDown() override {
-        if (!dir_.empty()) std::filesystem::remove_all(dir_);
-    }
-
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-    std::string write_file(const std::string& name, const bytes& b) const {
-        std::ofstream out(path(name), std::ios::binary);
-        out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-        return path(name);
-    }
-    std::string write_file(const std::string& name, const model& m) const {
-        return write_file(name, write(m));
-    }
-
-    run_result run(const std::vector<std::string>& args) const {
-        std::vector<std::string> argv = {INPUTANIM_CLI};
-        argv.insert(argv.end(), args.begin(), args.end());
-        return run_process(argv, {dir_});
-    }
-
-    std::filesystem::path dir_;
-};
+using Cli = cli_fixture;
 
 // --- exit statuses and where output goes ------------------------------------------------------
 
@@ -197,10 +133,10 @@ TEST_F(Cli, AMissingFileExitsThreeWithADiagnosticAndTheOtherFilesAreStillChecked
 }
 
 TEST_F(Cli, ADirectoryCannotBeReadAndExitsThree) {
-    const run_result r = run({"info", dir_.string()});
+    const run_result r = run({"info", scratch_.path().string()});
     EXPECT_EQ(r.status, 3);
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err, "inputanim: " + dir_.string() + ": Is a directory\n");
+    EXPECT_EQ(r.err, "inputanim: " + scratch_.path().string() + ": Is a directory\n");
 }
 
 TEST_F(Cli, AFileWithoutReadPermissionExitsThree) {

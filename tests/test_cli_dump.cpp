@@ -2,8 +2,6 @@
 // against the model that was written, curve selection by glob, number formatting and the exit
 // statuses.
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -12,8 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/builders.hpp"
-#include "support/run_process.hpp"
+#include "support/cli_fixture.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -86,30 +83,8 @@ std::vector<std::string> split_csv_line(const std::string& line) {
     return fields;
 }
 
-class DumpCli : public ::testing::Test {
+class DumpCli : public cli_fixture {
   protected:
-    void SetUp() override {
-        if (std::string_view(INPUTANIM_CLI).empty()) {
-            GTEST_SKIP() << "built without the tools (INPUTANIM_BUILD_TOOLS=OFF)";
-        }
-    }
-
-    std::string write_file(const std::string& name, const bytes& b) const {
-        const std::string path = (scratch_.path() / name).string();
-        std::ofstream out(path, std::ios::binary);
-        out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-        return path;
-    }
-    std::string write_file(const std::string& name, const model& m) const {
-        return write_file(name, write(m));
-    }
-
-    run_result run(const std::vector<std::string>& args) const {
-        std::vector<std::string> argv = {INPUTANIM_CLI};
-        argv.insert(argv.end(), args.begin(), args.end());
-        return run_process(argv, {scratch_.path()});
-    }
-
     json dump_json(const std::vector<std::string>& args) const {
         std::vector<std::string> all = {"dump"};
         all.insert(all.end(), args.begin(), args.end());
@@ -118,8 +93,6 @@ class DumpCli : public ::testing::Test {
         EXPECT_EQ(r.err, "");
         return json::parse(r.out);
     }
-
-    scratch_folder scratch_;
 };
 
 // --- JSON ---------------------------------------------------------------------------------------
@@ -344,7 +317,7 @@ TEST_F(DumpCli, TheLayoutOptionForcesTheKeyframeLayout) {
 }
 
 TEST_F(DumpCli, AFileThatCannotBeReadExitsThree) {
-    const std::string missing = (scratch_.path() / "missing.bin").string();
+    const std::string missing = path("missing.bin");
     const run_result r = run({"dump", missing});
     EXPECT_EQ(r.status, 3);
     EXPECT_EQ(r.out, "");

@@ -3,16 +3,14 @@
 // JSON adds compressed_bytes), damaged gzip files unreadable (exit 3), the byte ceiling applied
 // to the inflated bytes.
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/builders.hpp"
+#include "support/cli_fixture.hpp"
 #include "support/gzip_bytes.hpp"
-#include "support/run_process.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -22,26 +20,8 @@ namespace {
 
 // small_model's left wrist rotation is far from unit length, a warning that gzip files (checked
 // by streaming) do not report: the files compared here are without it.
-model unit_rotations(model m) {
-    for (pose_channel c :
-         {pose_channel::rotation_x, pose_channel::rotation_y, pose_channel::rotation_z}) {
-        for (keyframe& k : m[joint_curve(side::left, joint::wrist, c)].keys) k.value = 0.0f;
-    }
-    for (keyframe& k : m[joint_curve(side::left, joint::wrist, pose_channel::rotation_w)].keys) {
-        k.value = 1.0f;
-    }
-    return m;
-}
-
 bytes recording_bytes() {
-    return write(unit_rotations(small_model(shape::v11_compact)));
-}
-
-// An unsorted key in camera.position.x: structurally sound, invalid at level full.
-bytes unsorted_bytes() {
-    model m = unit_rotations(small_model(shape::v11_compact));
-    m[camera_curve(pose_channel::position_x)].keys[2].time = 0.1f;
-    return write(m);
+    return write(without_warnings(small_model(shape::v11_compact)));
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -52,28 +32,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
     return text;
 }
 
-class CliGzip : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        if (std::string_view(INPUTANIM_CLI).empty()) {
-            GTEST_SKIP() << "built without the tools (INPUTANIM_BUILD_TOOLS=OFF)";
-        }
-    }
-
-    std::string write_file(const std::string& name, const bytes& b) const {
-        const std::filesystem::path p = scratch_.path() / name;
-        std::ofstream out(p, std::ios::binary);
-        out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-        return p.string();
-    }
-
-    run_result run(std::vector<std::string> args) const {
-        args.insert(args.begin(), INPUTANIM_CLI);
-        return run_process(args, {scratch_.path()});
-    }
-
-    scratch_folder scratch_;
-};
+using CliGzip = cli_fixture;
 
 TEST_F(CliGzip, ValidateReadsAGzipFileAsTheRecordingInside) {
     const std::string gz = write_file("a.bin.gz", gzip_compress(recording_bytes()));
@@ -104,7 +63,7 @@ TEST_F(CliGzip, TheJsonIsTheRawFilesWithTheInflatedSizeAndTheCompressedSize) {
 }
 
 TEST_F(CliGzip, AnInvalidRecordingInsideIsInvalidWithTheRawFilesError) {
-    const bytes raw = unsorted_bytes();
+    const bytes raw = write(unsorted_model());
     const std::string bin = write_file("u.bin", raw);
     const std::string gz = write_file("u.bin.gz", gzip_compress(raw));
     const run_result plain = run({"validate", bin});

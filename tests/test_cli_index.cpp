@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <string>
@@ -17,8 +16,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/builders.hpp"
-#include "support/run_process.hpp"
+#include "support/cli_fixture.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -27,18 +25,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// small_model's left wrist rotation is far from unit length (a warning at level full); make it
-// the identity so that a file has no warning unless a test adds one.
 model quiet_model(shape s) {
-    model m = small_model(s);
-    for (pose_channel c :
-         {pose_channel::rotation_x, pose_channel::rotation_y, pose_channel::rotation_z}) {
-        for (keyframe& k : m[joint_curve(side::left, joint::wrist, c)].keys) k.value = 0.0f;
-    }
-    for (keyframe& k : m[joint_curve(side::left, joint::wrist, pose_channel::rotation_w)].keys) {
-        k.value = 1.0f;
-    }
-    return m;
+    return without_warnings(small_model(s));
 }
 
 // Valid, with one warning at every level: a negative first key time.
@@ -56,23 +44,10 @@ bytes bad_wrap_file() {
     return b;
 }
 
-// Valid at level structure, invalid at level full: key 2 of camera.position.x goes back in time.
-model unsorted_model() {
-    model m = quiet_model(shape::v11_compact);
-    m[camera_curve(pose_channel::position_x)].keys[2].time = 0.1f;
-    return m;
-}
-
 bytes text_bytes(const std::string& text) {
     bytes b;
     for (const char c : text) b.push_back(static_cast<std::byte>(c));
     return b;
-}
-
-std::vector<json> json_lines(const std::string& text) {
-    std::vector<json> objects;
-    for (const std::string& line : lines_of(text)) objects.push_back(json::parse(line));
-    return objects;
 }
 
 std::map<std::string, json> by_path(const std::vector<json>& objects) {
@@ -172,35 +147,13 @@ class database {
     sqlite3* db_ = nullptr;
 };
 
-class IndexCli : public ::testing::Test {
+class IndexCli : public cli_fixture {
   protected:
-    void SetUp() override {
-        if (std::string_view(INPUTANIM_CLI).empty()) {
-            GTEST_SKIP() << "built without the tools (INPUTANIM_BUILD_TOOLS=OFF)";
-        }
-        fs::create_directories(data());
-    }
+    void SetUp() override { fs::create_directories(data()); }
 
     // The folder that is indexed; stdout, stderr and outputs live beside it.
-    std::string data() const { return (scratch_.path() / "data").string(); }
-    std::string in_data(const std::string& name) const { return data() + "/" + name; }
-    std::string beside(const std::string& name) const { return (scratch_.path() / name).string(); }
-
-    std::string write_file(const std::string& path, const bytes& b) const {
-        fs::create_directories(fs::path(path).parent_path());
-        std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-        return path;
-    }
-    std::string write_file(const std::string& path, const model& m) const {
-        return write_file(path, write(m));
-    }
-
-    run_result run(const std::vector<std::string>& args, bool terminal = false) const {
-        std::vector<std::string> argv = {INPUTANIM_CLI};
-        argv.insert(argv.end(), args.begin(), args.end());
-        return run_process(argv, {scratch_.path(), terminal});
-    }
+    std::string data() const { return path("data"); }
+    std::string in_data(const std::string& name) const { return path("data/" + name); }
 
     // A folder with one file of every kind index meets. Returns the paths of the rows expected.
     struct mixed_paths {
@@ -221,8 +174,6 @@ class IndexCli : public ::testing::Test {
         p.nested = write_file(in_data("a/b/c/deep"), quiet_model(shape::v10));
         return p;
     }
-
-    scratch_folder scratch_;
 };
 
 // --- which files become rows --------------------------------------------------------------------
@@ -235,7 +186,7 @@ TEST_F(IndexCli, AMixedFolderGivesARowPerRecordingDamagedOrUnreadableFileAndSkip
 
     const std::map<std::string, json> rows = by_path(json_lines(r.out));
     std::vector<std::string> row_paths;
-    for (const auto& [path, object] : rows) row_paths.push_back(path);
+    for (const auto& [file, object] : rows) row_paths.push_back(file);
     std::vector<std::string> expected = {p.valid,        p.warned,   p.bad_wrap, p.empty,
                                          p.magic_prefix, p.dangling, p.nested};
     std::sort(expected.begin(), expected.end());
@@ -301,8 +252,8 @@ TEST_F(IndexCli, LevelFullChecksEveryKeyframe) {
 }
 
 TEST_F(IndexCli, AFileNamedOnTheCommandLineIsIndexedWhateverItHolds) {
-    const std::string text = write_file(beside("readme.txt"), text_bytes("just some text here"));
-    const std::string valid = write_file(beside("one.bin"), quiet_model(shape::v11_compact));
+    const std::string text = write_file("readme.txt", text_bytes("just some text here"));
+    const std::string valid = write_file("one.bin", quiet_model(shape::v11_compact));
     const run_result r = run({"index", "--jsonl", "-", text, valid});
     EXPECT_EQ(r.status, 1);
     const std::vector<json> objects = json_lines(r.out);
@@ -343,7 +294,7 @@ TEST_F(IndexCli, AFileWithoutReadPermissionIsAnUnreadableRow) {
 
 TEST_F(IndexCli, AMissingPathIsReportedAndTheOthersAreStillIndexed) {
     const std::string valid = write_file(in_data("valid.bin"), quiet_model(shape::v11_compact));
-    const std::string missing = beside("no-such-folder");
+    const std::string missing = path("no-such-folder");
     const run_result r = run({"index", "--jsonl", "-", missing, data()});
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(json::parse(r.out)["path"], valid);
@@ -364,8 +315,8 @@ TEST_F(IndexCli, OneAndFourThreadsWriteTheSameRowsInTheSameOrder) {
     EXPECT_EQ(json_lines(one.out).size(), 47u);
     EXPECT_EQ(one.out, four.out) << "rows come out in walk order whatever the thread count";
 
-    const std::string db1 = beside("one.sqlite");
-    const std::string db4 = beside("four.sqlite");
+    const std::string db1 = path("one.sqlite");
+    const std::string db4 = path("four.sqlite");
     EXPECT_EQ(run({"index", "--jobs", "1", "--sqlite", db1, data()}).status, 1);
     EXPECT_EQ(run({"index", "--jobs", "4", "--sqlite", db4, data()}).status, 1);
     const std::string rows =
@@ -394,13 +345,13 @@ TEST_F(IndexCli, TheDatabaseHasAColumnPerSummaryFieldMatchingTheJson) {
     const model m = quiet_model(shape::v11_compact);
     const std::string valid = write_file(in_data("valid.bin"), m);
     const std::string bad = write_file(in_data("bad.bin"), bad_wrap_file());
-    const std::string db = beside("index.sqlite");
+    const std::string db = path("index.sqlite");
     const auto before = std::chrono::system_clock::now();
-    const run_result r = run({"index", "--sqlite", db, "--jsonl", beside("rows.jsonl"), data()});
+    const run_result r = run({"index", "--sqlite", db, "--jsonl", path("rows.jsonl"), data()});
     const auto after = std::chrono::system_clock::now();
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "") << "--jsonl FILE writes nothing on stdout";
-    const std::map<std::string, json> objects = by_path(json_lines(slurp(beside("rows.jsonl"))));
+    const std::map<std::string, json> objects = by_path(json_lines(slurp(path("rows.jsonl"))));
 
     database d(db);
     const json v = d.row(valid);
@@ -445,7 +396,7 @@ TEST_F(IndexCli, TheDatabaseKeepsWarningsAndUnreadableFilesAndUsesWal) {
     const std::string warned = write_file(in_data("warned.bin"), warning_model());
     const std::string dangling = in_data("gone.bin");
     fs::create_symlink(in_data("nowhere"), dangling);
-    const std::string db = beside("index.sqlite");
+    const std::string db = path("index.sqlite");
     EXPECT_EQ(run({"index", "--sqlite", db, data()}).status, 1);
 
     database d(db);
@@ -480,7 +431,7 @@ TEST_F(IndexCli, ReindexingSkipsUnchangedFilesWithoutReadingThem) {
     const std::string a = write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
     const std::string b = write_file(in_data("b.bin"), quiet_model(shape::v10));
     const std::string bad = write_file(in_data("bad.bin"), bad_wrap_file());
-    const std::string db = beside("index.sqlite");
+    const std::string db = path("index.sqlite");
     const run_result first = run({"index", "--sqlite", db, data()});
     EXPECT_EQ(first.status, 1);
     EXPECT_EQ(totals_of(first.err).unchanged, 0);
@@ -517,7 +468,7 @@ TEST_F(IndexCli, ReindexingSkipsUnchangedFilesWithoutReadingThem) {
 
 TEST_F(IndexCli, AnUnreadableFileIsReadAgainByTheNextRun) {
     fs::create_symlink(in_data("nowhere"), in_data("gone.bin"));
-    const std::string db = beside("index.sqlite");
+    const std::string db = path("index.sqlite");
     EXPECT_EQ(run({"index", "--sqlite", db, data()}).status, 1);
     const run_result again = run({"index", "--sqlite", db, data()});
     EXPECT_EQ(again.status, 1);
@@ -528,10 +479,10 @@ TEST_F(IndexCli, AnUnreadableFileIsReadAgainByTheNextRun) {
 TEST_F(IndexCli, PruneDeletesTheRowsOfFilesThatAreGoneUnderTheGivenPathsOnly) {
     const std::string kept = write_file(in_data("kept.bin"), quiet_model(shape::v11_compact));
     const std::string gone = write_file(in_data("sub/gone.bin"), warning_model());
-    const std::string named = write_file(beside("named.bin"), quiet_model(shape::v10));
+    const std::string named = write_file("named.bin", quiet_model(shape::v10));
     // A folder whose name starts like the indexed one: not inside it.
     const std::string sibling = write_file(data() + "2/other.bin", quiet_model(shape::v10));
-    const std::string db = beside("index.sqlite");
+    const std::string db = path("index.sqlite");
     EXPECT_EQ(run({"index", "--sqlite", db, data(), data() + "2", named}).status, 0);
     ASSERT_EQ(database(db).paths().size(), 4u);
 
@@ -561,7 +512,7 @@ TEST_F(IndexCli, PruneDeletesTheRowsOfFilesThatAreGoneUnderTheGivenPathsOnly) {
 
 TEST_F(IndexCli, PruneAlsoDeletesTheRowOfAFileThatIsNoLongerARecording) {
     const std::string f = write_file(in_data("f.bin"), quiet_model(shape::v11_compact));
-    const std::string db = beside("index.sqlite");
+    const std::string db = path("index.sqlite");
     EXPECT_EQ(run({"index", "--sqlite", db, data()}).status, 0);
     write_file(f, text_bytes("overwritten with text"));
     const run_result r = run({"index", "--sqlite", db, "--prune", data()});
@@ -575,7 +526,7 @@ TEST_F(IndexCli, AFolderThatCannotBeListedIsReportedAndPruneKeepsItsRows) {
     const std::string locked = in_data("locked");
     const std::string inside = write_file(locked + "/x.bin", quiet_model(shape::v11_compact));
     const std::string outside = write_file(in_data("y.bin"), quiet_model(shape::v11_compact));
-    const std::string db = beside("index.sqlite");
+    const std::string db = path("index.sqlite");
     EXPECT_EQ(run({"index", "--sqlite", db, data()}).status, 0);
 
     ASSERT_EQ(chmod(locked.c_str(), 0), 0);
@@ -609,7 +560,7 @@ TEST_F(IndexCli, WithoutAnOutputOrAPathItIsAUsageError) {
 
 TEST_F(IndexCli, AnOutputThatCannotBeOpenedOrWrittenExitsThree) {
     write_file(in_data("valid.bin"), quiet_model(shape::v11_compact));
-    const std::string no_folder = beside("missing/rows.jsonl");
+    const std::string no_folder = path("missing/rows.jsonl");
     const run_result jsonl = run({"index", "--jsonl", no_folder, data()});
     EXPECT_EQ(jsonl.status, 3);
     EXPECT_EQ(lines_of(jsonl.err).at(0), "inputanim: " + no_folder + ": No such file or directory");
@@ -621,14 +572,13 @@ TEST_F(IndexCli, AnOutputThatCannotBeOpenedOrWrittenExitsThree) {
             << full.err;
     }
 
-    const std::string text =
-        write_file(beside("not-a-database"), text_bytes(std::string(600, 'x')));
+    const std::string text = write_file("not-a-database", text_bytes(std::string(600, 'x')));
     const run_result not_db = run({"index", "--sqlite", text, data()});
     EXPECT_EQ(not_db.status, 3);
     EXPECT_NE(not_db.err.find("inputanim: " + text + ": file is not a database"), std::string::npos)
         << not_db.err;
 
-    const run_result no_db_folder = run({"index", "--sqlite", beside("missing/x.sqlite"), data()});
+    const run_result no_db_folder = run({"index", "--sqlite", path("missing/x.sqlite"), data()});
     EXPECT_EQ(no_db_folder.status, 3);
     EXPECT_NE(no_db_folder.err.find("unable to open database file"), std::string::npos)
         << no_db_folder.err;
@@ -638,7 +588,7 @@ TEST_F(IndexCli, EveryRunEndsWithTheTotalsLine) {
     const run_result empty = run({"index", "--jsonl", "-", data()});
     EXPECT_EQ(empty.status, 0) << "nothing to index is not an error";
     EXPECT_EQ(totals_of(empty.err).files, 0);
-    const run_result failed = run({"index", "--jsonl", beside("missing/rows.jsonl"), data()});
+    const run_result failed = run({"index", "--jsonl", path("missing/rows.jsonl"), data()});
     EXPECT_EQ(failed.status, 3);
     EXPECT_EQ(totals_of(failed.err).files, 0);
 }
@@ -648,13 +598,13 @@ TEST_F(IndexCli, EveryRunEndsWithTheTotalsLine) {
 TEST_F(IndexCli, AProgressLineIsDrawnOnlyWhenStderrIsATerminal) {
     write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
     write_file(in_data("b.bin"), quiet_model(shape::v10));
-    const run_result file = run({"index", "--jsonl", beside("rows.jsonl"), data()});
+    const run_result file = run({"index", "--jsonl", path("rows.jsonl"), data()});
     EXPECT_EQ(file.status, 0);
     EXPECT_EQ(file.err.find('\r'), std::string::npos) << file.err;
     EXPECT_EQ(file.err.find("\x1b["), std::string::npos) << file.err;
     EXPECT_EQ(lines_of(file.err).size(), 1u) << file.err;
 
-    const run_result terminal = run({"index", "--jsonl", beside("rows.jsonl"), data()}, true);
+    const run_result terminal = run({"index", "--jsonl", path("rows.jsonl"), data()}, true);
     EXPECT_EQ(terminal.status, 0);
     // The first file is drawn at once: with a bar once the walk is over, else with a '+' since
     // more files may come.

@@ -14,7 +14,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -23,9 +22,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/builders.hpp"
+#include "support/cli_fixture.hpp"
 #include "support/gzip_bytes.hpp"
-#include "support/run_process.hpp"
 
 extern char** environ;
 
@@ -216,20 +214,10 @@ struct reply {
     json object() const { return json::parse(body, nullptr, false); }
 };
 
-class Serve : public ::testing::Test {
+class Serve : public cli_fixture {
   protected:
     void SetUp() override {
-        if (std::string_view(INPUTANIM_CLI).empty()) {
-            GTEST_SKIP() << "built without the tools (INPUTANIM_BUILD_TOOLS=OFF)";
-        }
         if (std::string_view(INPUTANIM_CURL).empty()) GTEST_SKIP() << "curl is not installed";
-    }
-
-    std::string write_file(const std::string& name, const bytes& b) const {
-        const std::filesystem::path p = scratch_.path() / name;
-        std::ofstream out(p, std::ios::binary);
-        out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-        return p.string();
     }
 
     server_process& start(const std::vector<std::string>& options = {}) {
@@ -254,10 +242,10 @@ class Serve : public ::testing::Test {
         return out;
     }
 
-    // POSTs the file `path` to /validate`query`, with extra curl arguments.
-    reply post(const std::string& path, const std::string& query = "",
+    // POSTs `file` to /validate`query`, with extra curl arguments.
+    reply post(const std::string& file, const std::string& query = "",
                const std::vector<std::string>& extra = {}) const {
-        std::vector<std::string> args = {"--data-binary", "@" + path};
+        std::vector<std::string> args = {"--data-binary", "@" + file};
         args.insert(args.end(), extra.begin(), extra.end());
         args.push_back(server_->url("/validate" + query));
         return curl(args);
@@ -265,17 +253,16 @@ class Serve : public ::testing::Test {
 
     // What `inputanim validate --json FILE` prints, as the server's report of an upload named
     // `name` would hold it.
-    json validate_json(const std::string& path, const std::string& name,
+    json validate_json(const std::string& file, const std::string& name,
                        const std::vector<std::string>& options = {}) const {
-        std::vector<std::string> argv = {INPUTANIM_CLI, "validate", "--json"};
-        argv.insert(argv.end(), options.begin(), options.end());
-        argv.push_back(path);
-        json j = json::parse(run_process(argv, {scratch_.path()}).out);
+        std::vector<std::string> args = {"validate", "--json"};
+        args.insert(args.end(), options.begin(), options.end());
+        args.push_back(file);
+        json j = json::parse(run(args).out);
         j["path"] = name;
         return j;
     }
 
-    scratch_folder scratch_;
     std::optional<server_process> server_;
 };
 

@@ -1,13 +1,16 @@
 // A fixture for tests that run the built `inputanim` command: a scratch folder, files written
-// into it, and the command run with arguments. Skips when the tools were not built.
+// into it, and the command run with arguments. Also the models and output parsing those tests
+// share. These tests are built only with the tools (tests/CMakeLists.txt), so INPUTANIM_CLI always
+// names the command.
 #pragma once
 
+#include <filesystem>
 #include <fstream>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "support/builders.hpp"
 #include "support/run_process.hpp"
@@ -16,30 +19,57 @@ namespace inputanim::testing {
 
 class cli_fixture : public ::testing::Test {
   protected:
-    void SetUp() override {
-        if (std::string_view(INPUTANIM_CLI).empty()) {
-            GTEST_SKIP() << "built without the tools (INPUTANIM_BUILD_TOOLS=OFF)";
-        }
-    }
-
+    // A name relative to the scratch folder; an absolute path stays as it is.
     std::string path(const std::string& name) const { return (scratch_.path() / name).string(); }
 
+    // Writes `b` to path(name), creating the folders on the way. Returns that path.
     std::string write_file(const std::string& name, const bytes& b) const {
-        std::ofstream out(path(name), std::ios::binary);
+        const std::filesystem::path p = path(name);
+        std::filesystem::create_directories(p.parent_path());
+        std::ofstream out(p, std::ios::binary);
         out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-        return path(name);
+        return p.string();
     }
     std::string write_file(const std::string& name, const model& m) const {
         return write_file(name, write(m));
     }
 
-    run_result run(const std::vector<std::string>& args) const {
+    // `inputanim ARGS...` run in the scratch folder; `stderr_is_terminal` as in run_options.
+    run_result run(const std::vector<std::string>& args, bool stderr_is_terminal = false) const {
         std::vector<std::string> argv = {INPUTANIM_CLI};
         argv.insert(argv.end(), args.begin(), args.end());
-        return run_process(argv, {scratch_.path()});
+        return run_process(argv, {scratch_.path(), stderr_is_terminal});
     }
 
     scratch_folder scratch_;
 };
+
+// small_model's left wrist rotation is far from unit length (a warning at level full); make it
+// the identity so that a file has no warning unless a test adds one.
+inline model without_warnings(model m) {
+    for (pose_channel c :
+         {pose_channel::rotation_x, pose_channel::rotation_y, pose_channel::rotation_z}) {
+        for (keyframe& k : m[joint_curve(side::left, joint::wrist, c)].keys) k.value = 0.0f;
+    }
+    for (keyframe& k : m[joint_curve(side::left, joint::wrist, pose_channel::rotation_w)].keys) {
+        k.value = 1.0f;
+    }
+    return m;
+}
+
+// A v1.1 compact file whose camera.position.x key 2 goes back in time: structurally sound,
+// invalid at level full.
+inline model unsorted_model() {
+    model m = without_warnings(small_model(shape::v11_compact));
+    m[camera_curve(pose_channel::position_x)].keys[2].time = 0.1f;
+    return m;
+}
+
+// The objects of JSON Lines output, one a line.
+inline std::vector<nlohmann::json> json_lines(const std::string& text) {
+    std::vector<nlohmann::json> objects;
+    for (const std::string& line : lines_of(text)) objects.push_back(nlohmann::json::parse(line));
+    return objects;
+}
 
 }  // namespace inputanim::testing
