@@ -8,7 +8,10 @@
 // Lanes are GCC/Clang vector extensions of `Lanes` 32-bit values, loaded with one memcpy per
 // vector: the fields' little-endian layout. Big-endian hosts, and bool curves (MRTK keys them only
 // at each change), take the key-by-key path. Everything here is always inlined, so that a caller
-// compiled for AVX2 (see avx2_at_run_time) gets AVX2 code for all of it.
+// compiled for AVX2 (see avx2_at_run_time) gets AVX2 code for all of it, and no vector crosses a
+// call between code built for different targets, which would disagree on how a 32-byte vector
+// is passed (even at -O0: hence __builtin_bit_cast, where the std::bit_cast function would be a
+// call).
 #pragma once
 
 #include <algorithm>
@@ -82,7 +85,7 @@ struct lanes {
     // Reduced in registers: a round trip through memory would put a store-to-load dependency
     // into every iteration of the loops that accumulate masks.
     INPUTANIM_INLINE static bool any(const i32& m) noexcept {
-        const u64 w = std::bit_cast<u64>(m);
+        const u64 w = __builtin_bit_cast(u64, m);
         std::uint64_t any = 0;
         for (std::size_t i = 0; i < Lanes / 2; ++i) any |= w[i];
         return any != 0;
@@ -160,12 +163,14 @@ INPUTANIM_INLINE void add_block_faults(const std::byte* p,
         typename v::u32 before;
         load_lanes_le(p + sizeof now * i, now);
         load_lanes_le(p + sizeof now * i - Stride, before);
-        const auto field = (now & std::bit_cast<typename v::u32>(r.mask[i])) ^
-                           std::bit_cast<typename v::u32>(r.flip[i]);
-        bad |= std::bit_cast<typename v::i32>(field) > std::bit_cast<typename v::i32>(r.bound[i]);
+        const auto field = (now & __builtin_bit_cast(typename v::u32, r.mask[i])) ^
+                           __builtin_bit_cast(typename v::u32, r.flip[i]);
+        bad |= __builtin_bit_cast(typename v::i32, field) >
+               __builtin_bit_cast(typename v::i32, r.bound[i]);
         // Not `now > before`, which would also flag NaN: the finiteness lanes do that already.
-        bad |= (std::bit_cast<typename v::f32>(before) >= std::bit_cast<typename v::f32>(now)) &
-               std::bit_cast<typename v::i32>(r.time[i]);
+        bad |= (__builtin_bit_cast(typename v::f32, before) >=
+                __builtin_bit_cast(typename v::f32, now)) &
+               __builtin_bit_cast(typename v::i32, r.time[i]);
     }
 }
 
@@ -231,7 +236,9 @@ INPUTANIM_INLINE void load_times_values(const std::byte* p, typename lanes<Lanes
     using v = lanes<Lanes>;
     // Lanes keys of 8 bytes are 2 vectors, of 28 bytes 7 (some unused with 4 lanes).
     // Vector i of the keys, loaded where it is used: an array of them would live in memory.
-    const auto in = [p](std::size_t i) {
+    // Always inlined, like everything here: a call returning a 32-byte vector from code built
+    // for the x86-64 baseline into AVX2 code would disagree on where the vector is returned.
+    const auto in = [p](std::size_t i) __attribute__((always_inline)) {
         typename v::u32 lanes;
         load_lanes_le(p + sizeof lanes * i, lanes);
         return lanes;
@@ -273,8 +280,8 @@ INPUTANIM_INLINE void load_times_values(const std::byte* p, typename lanes<Lanes
         x = __builtin_shufflevector(x, in(3), 0, 1, 2, 7);
         x = __builtin_shufflevector(x, in(5), 0, 1, 6, 3);
     }
-    times = std::bit_cast<typename v::f32>(t);
-    values = std::bit_cast<typename v::f32>(x);
+    times = __builtin_bit_cast(typename v::f32, t);
+    values = __builtin_bit_cast(typename v::f32, x);
 }
 
 // Sets the lanes of `bad` where the Lanes keys at x, y, z and w (a rotation's curves) do not have
