@@ -361,6 +361,42 @@ void add_warnings(const recording& rec, const unit_lengths* units, report& rep) 
     });
 }
 
+// Walks the structure of every input (at most batch_width), one step of each in turn, as
+// recording::open will walk it: under the layout it will try first, then under the full layout
+// when that walk fails and detection would try it too. Only the cache lines it leaves behind
+// matter: the reader's bounds checks keep it inside each input, and its limits bound its work.
+void walk_side_by_side(std::span<const std::span<const std::byte>> inputs,
+                       const validate_options& options) noexcept {
+    const layout_choice first =
+        options.layout == layout_choice::full ? layout_choice::full : layout_choice::compact;
+    struct walk {
+        reader r{std::span<const std::byte>{}};
+        bool live = false;
+    };
+    std::array<walk, batch_width> walks{};
+    std::size_t active = 0;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        walks[i] = {reader(inputs[i], read_options{first, options.limits}), true};
+        ++active;
+    }
+    while (active > 0) {
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            walk& w = walks[i];
+            if (!w.live) continue;
+            const item it = w.r.next();
+            if (it == item::curve || it == item::marker) continue;
+            const bool detects = options.layout == layout_choice::automatic &&
+                                 w.r.header().minor == 1 && w.r.header().layout == layout::compact;
+            if (it == item::error && detects && w.r.error().code != errc::limit_exceeded) {
+                w.r = reader(inputs[i], read_options{layout_choice::full, options.limits});
+                continue;
+            }
+            w.live = false;
+            --active;
+        }
+    }
+}
+
 }  // namespace
 
 error check_content(const recording& rec) noexcept {
@@ -382,6 +418,16 @@ report validate(std::span<const std::byte> bytes, const validate_options& option
     if (rep.error) return rep;
     add_warnings(rec, &units, rep);
     return rep;
+}
+
+void validate_batch(std::span<const std::span<const std::byte>> inputs, std::span<report> reports,
+                    const validate_options& options) noexcept {
+    const std::size_t n = std::min(inputs.size(), reports.size());
+    for (std::size_t begin = 0; begin < n; begin += batch_width) {
+        const std::size_t end = std::min(n, begin + batch_width);
+        walk_side_by_side(inputs.subspan(begin, end - begin), options);
+        for (std::size_t i = begin; i < end; ++i) reports[i] = validate(inputs[i], options);
+    }
 }
 
 }  // namespace inputanim

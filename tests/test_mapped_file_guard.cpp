@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <barrier>
 #include <cstdint>
@@ -129,6 +130,40 @@ TEST(MappedFileGuard, ValidatingAFileTruncatedAfterMappingIsAnIoError) {
     file.cut(0);
     report rep;
     EXPECT_EQ(m.guard([&] { rep = validate(m.bytes()); }), io_error);
+}
+
+TEST(MappedFileGuard, GuardingSeveralMappingsNamesTheOneThatWasCut) {
+    const temp_file a(long_recording());
+    const temp_file b(long_recording());
+    const temp_file c(long_recording());
+    const mapped_file ma = map(a);
+    const mapped_file mb = map(b);
+    const mapped_file mc = map(c);
+    const std::array<std::span<const std::byte>, 3> regions = {ma.bytes(), mb.bytes(), mc.bytes()};
+    std::array<report, 3> reports;
+
+    EXPECT_EQ(guarded_each(regions, [&] { validate_batch(regions, reports); }), 3u);
+    for (const report& r : reports) EXPECT_TRUE(r.valid()) << r.error.message();
+
+    b.cut(0);
+    bool finished = false;
+    EXPECT_EQ(guarded_each(regions,
+                           [&] {
+                               validate_batch(regions, reports);
+                               finished = true;
+                           }),
+              1u);
+    EXPECT_FALSE(finished);
+
+    // The guards are gone and the process lives on: the other mappings still read.
+    EXPECT_TRUE(validate(ma.bytes()).valid());
+    EXPECT_EQ(guarded_each(std::span(regions).subspan(2), [] {}), 1u);
+}
+
+TEST(MappedFileGuard, GuardingNoRegionRunsTheFunction) {
+    bool ran = false;
+    EXPECT_EQ(guarded_each({}, [&] { ran = true; }), 0u);
+    EXPECT_TRUE(ran);
 }
 
 TEST(MappedFileGuard, ReadsBeforeTheNewEndStillWorkAfterATruncation) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -187,6 +188,23 @@ TEST_P(NoAllocation, ValidateOfADamagedFile) {
     const std::size_t seen = probe.count();
     EXPECT_EQ(seen, 0u);
     EXPECT_EQ(r.error.code, errc::bad_bool_value);
+}
+
+TEST_P(NoAllocation, ValidateBatchOfMoreInputsThanOneBatch) {
+    bytes damaged = file_;
+    damaged.resize(damaged.size() / 2);
+    std::array<std::span<const std::byte>, batch_width + 3> inputs;
+    for (std::size_t i = 0; i < inputs.size(); ++i) inputs[i] = view(i % 3 == 2 ? damaged : file_);
+    std::array<report, inputs.size()> reports;
+    for (level lvl : {level::structure, level::full}) {
+        const allocation_probe probe;
+        validate_batch(inputs, reports, validate_options{lvl});
+        const std::size_t seen = probe.count();
+        EXPECT_EQ(seen, 0u) << (lvl == level::full ? "full" : "structure");
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            EXPECT_EQ(reports[i].valid(), i % 3 != 2) << i;
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryShape, NoAllocation, ::testing::ValuesIn(all_shapes),

@@ -37,6 +37,28 @@ std::error_code guarded(std::span<const std::byte> region, F&& f) {
         const_cast<void*>(static_cast<const void*>(std::addressof(f))));
 }
 
+namespace detail {
+template <class F>
+std::size_t guarded_from(std::span<const std::span<const std::byte>> regions, std::size_t i, F& f) {
+    if (i == regions.size()) {
+        f();
+        return i;
+    }
+    std::size_t failed = regions.size();
+    const std::error_code ec =
+        guarded(regions[i], [&] { failed = guarded_from(regions, i + 1, f); });
+    return ec ? i : failed;
+}
+}  // namespace detail
+
+// guarded() over several regions at once (the mappings of several files read side by side):
+// returns the index of the region whose vanished page ended `f`, or regions.size() when `f` ran
+// to its end.
+template <class F>
+std::size_t guarded_each(std::span<const std::span<const std::byte>> regions, F&& f) {
+    return detail::guarded_from(regions, 0, f);
+}
+
 class mapped_file {
   public:
     mapped_file() noexcept;

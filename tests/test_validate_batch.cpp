@@ -1,0 +1,195 @@
+// validate_batch: the same report for every input as validate() gives it, whatever the mix of
+// inputs in a batch (valid, invalid at any point, of any layout, stopped by a limit, empty), for
+// every layout choice and level, and across more inputs than one batch holds.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "inputanim/inputanim.hpp"
+#include "support/builders.hpp"
+
+using namespace inputanim;
+using namespace inputanim::testing;
+
+namespace {
+
+std::string describe(const error& e) {
+    return std::string(error_name(e.code)) + " at " + std::to_string(e.offset) + " (index " +
+           std::to_string(e.index) + ")";
+}
+
+// Empty when the two reports are the same in every field; else what differs.
+std::string difference(const report& a, const report& b) {
+    std::string d;
+    if (!(a.error == b.error))
+        d += "error " + describe(a.error) + " vs " + describe(b.error) + "; ";
+    const summary& s = a.summary;
+    const summary& t = b.summary;
+    if (s.bytes != t.bytes || s.major != t.major || s.minor != t.minor || s.layout != t.layout ||
+        !(s.blocks == t.blocks) || s.curves != t.curves || s.keyframes != t.keyframes ||
+        s.markers != t.markers || s.start != t.start || s.duration != t.duration) {
+        d += "summary; ";
+    }
+    if (a.warnings_found != b.warnings_found || a.warning_count != b.warning_count) {
+        d += "warning counts; ";
+    } else {
+        for (std::size_t i = 0; i < a.warning_count; ++i) {
+            const warning& v = a.warning_list[i];
+            const warning& w = b.warning_list[i];
+            if (v.code != w.code || v.curve != w.curve || v.keyframe != w.keyframe ||
+                v.count != w.count || v.value != w.value) {
+                d += "warning " + std::to_string(i) + "; ";
+            }
+        }
+    }
+    return d;
+}
+
+std::vector<std::span<const std::byte>> views_of(const std::vector<bytes>& files) {
+    std::vector<std::span<const std::byte>> v;
+    for (const bytes& f : files) v.push_back(view(f));
+    return v;
+}
+
+std::string describe(const validate_options& o) {
+    return std::string(o.level == level::full ? "full" : "structure") + ", layout " +
+           std::to_string(static_cast<int>(o.layout));
+}
+
+void expect_batch_is_validate(const std::vector<bytes>& files, const validate_options& options) {
+    const auto inputs = views_of(files);
+    std::vector<report> reports(inputs.size());
+    validate_batch(inputs, reports, options);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        ASSERT_EQ(difference(reports[i], validate(inputs[i], options)), "")
+            << "input " << i << " of " << inputs.size() << ", " << describe(options);
+    }
+}
+
+const validate_options every_option[] = {
+    {level::structure, layout_choice::automatic, {}}, {level::full, layout_choice::automatic, {}},
+    {level::structure, layout_choice::compact, {}},   {level::full, layout_choice::compact, {}},
+    {level::structure, layout_choice::full, {}},      {level::full, layout_choice::full, {}},
+};
+
+// Valid files of every shape with and without markers, a generated recording with warnings of
+// every kind, and damaged copies: cut short, a bad count, a bad magic, a NaN key.
+std::vector<bytes> mixed_files() {
+    std::vector<bytes> files;
+    for (const shape s : all_shapes) {
+        for (const bool markers : {true, false}) {
+            const model m = small_model(s, markers);
+            const bytes b = write(m);
+            files.push_back(b);
+            files.push_back(
+                bytes(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(b.size() / 2)));
+            bytes bad_count = b;
+            put_i32(bad_count, curve_offset(m, 3) + 8, -1);
+            files.push_back(bad_count);
+            bytes nan_key = b;
+            put_f32(nan_key, curve_offset(m, 0) + curve_header_size + 4, std::nanf(""));
+            files.push_back(nan_key);
+        }
+    }
+    bytes bad_magic = small_file(shape::v11_compact);
+    bad_magic[0] = std::byte{0};
+    files.push_back(bad_magic);
+    files.push_back({});
+    generate_options g;
+    g.seconds = 2;
+    g.markers = 3;
+    for (const layout l : {layout::compact, layout::full}) {
+        g.layout = l;
+        model m = generate(g);
+        // A rotation off unit length and a negative time, for the warnings.
+        m[camera_curve(pose_channel::rotation_w)].keys[1].value = 3.0f;
+        m[camera_curve(pose_channel::position_y)].keys[0].time = -0.25f;
+        files.push_back(write(m));
+    }
+    return files;
+}
+
+}  // namespace
+
+TEST(ValidateBatch, GivesEveryInputTheReportOfValidate) {
+    const std::vector<bytes> files = mixed_files();
+    ASSERT_GT(files.size(), 2 * batch_width);
+    for (const validate_options& o : every_option) expect_batch_is_validate(files, o);
+}
+
+TEST(ValidateBatch, FullLayoutFilesAreDetectedAsValidateDetectsThem) {
+    // Under `automatic` a full-layout v1.1 file is walked as compact first, which fails, and
+    // then as full: side by side with compact files that need no second walk.
+    std::vector<bytes> files;
+    for (std::size_t i = 0; i < batch_width + 1; ++i) {
+        files.push_back(small_file(i % 2 == 0 ? shape::v11_full : shape::v11_compact));
+    }
+    expect_batch_is_validate(files, validate_options{});
+    const auto inputs = views_of(files);
+    std::vector<report> reports(inputs.size());
+    validate_batch(inputs, reports);
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        EXPECT_TRUE(reports[i].valid()) << i;
+        EXPECT_EQ(reports[i].summary.layout, i % 2 == 0 ? layout::full : layout::compact) << i;
+    }
+}
+
+TEST(ValidateBatch, LimitsStopEachInputAsTheyStopValidate) {
+    std::vector<bytes> files = mixed_files();
+    for (limits lim : {limits{.max_keyframes_per_curve = 2}, limits{.max_total_keyframes = 10},
+                       limits{.max_markers = 1}, limits{.max_bytes = 1000}}) {
+        for (const level lvl : {level::structure, level::full}) {
+            expect_batch_is_validate(files, validate_options{lvl, layout_choice::automatic, lim});
+        }
+    }
+}
+
+TEST(ValidateBatch, RandomBytesAndMutationsGetValidatesVerdict) {
+    std::mt19937_64 rng(20261121);
+    std::vector<bytes> files;
+    const bytes base[] = {small_file(shape::v10), small_file(shape::v11_compact),
+                          small_file(shape::v11_full)};
+    for (int i = 0; i < 300; ++i) {
+        bytes b = base[rng() % 3];
+        // A few random bytes changed anywhere, headers included.
+        for (int k = 0; k < 1 + static_cast<int>(rng() % 3); ++k) {
+            b[rng() % b.size()] = static_cast<std::byte>(rng());
+        }
+        files.push_back(std::move(b));
+        bytes noise(rng() % 200);
+        for (std::byte& x : noise) x = static_cast<std::byte>(rng());
+        // Half of them start like a recording, so that the walk gets past the header.
+        if (noise.size() >= 19 && rng() % 2 == 0) {
+            std::copy(base[1].begin(), base[1].begin() + 19, noise.begin());
+        }
+        files.push_back(std::move(noise));
+    }
+    for (const validate_options& o : every_option) expect_batch_is_validate(files, o);
+}
+
+TEST(ValidateBatch, FillsOnlyTheReportsItIsGiven) {
+    const std::vector<bytes> files = {small_file(shape::v10), small_file(shape::v11_compact),
+                                      bytes{}};
+    const auto inputs = views_of(files);
+    std::vector<report> reports(2);
+    validate_batch(inputs, reports);
+    EXPECT_TRUE(reports[0].valid());
+    EXPECT_EQ(reports[1].summary.minor, 1);
+
+    // More reports than inputs: the ones beyond are left as they were.
+    std::vector<report> more(5);
+    more[3].summary.curves = 123;
+    validate_batch(inputs, more);
+    EXPECT_EQ(more[2].error.code, errc::truncated);
+    EXPECT_EQ(more[3].summary.curves, 123u);
+    EXPECT_EQ(more[4].summary.bytes, 0u);
+}
+
+TEST(ValidateBatch, OfNothingDoesNothing) {
+    std::vector<report> reports(1);
+    reports[0].summary.curves = 7;
+    validate_batch({}, reports);
+    EXPECT_EQ(reports[0].summary.curves, 7u);
+}
