@@ -1,6 +1,7 @@
 #include "index_pool.hpp"
 
 #include <algorithm>
+#include <array>
 #include <span>
 
 namespace inputanim::cli {
@@ -18,29 +19,79 @@ bool starts_like_recording(std::span<const std::byte> bytes) {
     return true;
 }
 
-// Opens, maps, validates and unmaps one file.
-void index_file(file_result& r, const validate_options& how) {
+// Opens and maps r's file; false (r unreadable) when that fails.
+bool map_file(file_result& r, mapped_file& file) {
     r.outcome = file_outcome::recording;
     r.bytes = 0;
     r.failure.clear();
-    const mapped_file file = mapped_file::open(r.path, r.failure);
+    file = mapped_file::open(r.path, r.failure);
     if (r.failure) {
         r.outcome = file_outcome::unreadable;
         r.failure_code = "unreadable";
-        return;
+        return false;
     }
     r.bytes = file.size();
+    return true;
+}
+
+void set_read_failure(file_result& r, std::error_code read) {
+    r.outcome = file_outcome::unreadable;
+    r.failure = read;
+    r.failure_code = "io_error";
+}
+
+// Validates one mapped file.
+void index_mapped(file_result& r, const mapped_file& file, const validate_options& how) {
     bool recording = true;
     const std::error_code read = file.guard([&] {
         recording = r.named || starts_like_recording(file.bytes());
         if (recording) r.rep = validate(file.bytes(), how);
     });
     if (read) {
-        r.outcome = file_outcome::unreadable;
-        r.failure = read;
-        r.failure_code = "io_error";
+        set_read_failure(r, read);
     } else if (!recording) {
         r.outcome = file_outcome::not_recording;
+    }
+}
+
+// Opens, maps, validates and unmaps the files of `batch` (at most batch_width) together:
+// validate_batch overlaps the cache misses of their structure walks.
+void index_batch(std::span<file_result* const> batch, const validate_options& how) {
+    std::array<mapped_file, batch_width> files;
+    std::array<bool, batch_width> mapped{};
+    for (std::size_t i = 0; i < batch.size(); ++i) mapped[i] = map_file(*batch[i], files[i]);
+
+    std::array<std::span<const std::byte>, batch_width> inputs;
+    std::array<report, batch_width> reports;
+    std::array<file_result*, batch_width> targets{};
+    const auto run = [&] {
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            file_result& r = *batch[i];
+            if (!mapped[i]) continue;
+            if (!r.named && !starts_like_recording(files[i].bytes())) {
+                r.outcome = file_outcome::not_recording;
+                continue;
+            }
+            inputs[n] = files[i].bytes();
+            targets[n++] = &r;
+        }
+        validate_batch({inputs.data(), n}, {reports.data(), n}, how);
+        for (std::size_t k = 0; k < n; ++k) targets[k]->rep = reports[k];
+    };
+    std::array<std::span<const std::byte>, batch_width> regions;
+    for (std::size_t i = 0; i < batch.size(); ++i) regions[i] = files[i].bytes();
+    const std::size_t failed = guarded_each({regions.data(), batch.size()}, run);
+    if (failed == batch.size()) return;
+    // The batch was cut short: the failing file's error, and the others one at a time.
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (!mapped[i]) continue;
+        if (i == failed) {
+            set_read_failure(*batch[i], std::make_error_code(std::errc::io_error));
+        } else {
+            batch[i]->outcome = file_outcome::recording;
+            index_mapped(*batch[i], files[i], how);
+        }
     }
 }
 
@@ -68,13 +119,20 @@ void index_pool::work() {
     for (;;) {
         work_ready_.wait(lock, [this] { return taken_ < submitted_ || stopping_; });
         if (taken_ == submitted_) return;
-        const std::uint64_t seq = taken_++;
-        slot& s = slots_[seq % slots_.size()];
+        // Up to batch_width files at once, for index_batch.
+        const std::uint64_t first = taken_;
+        const std::size_t count =
+            static_cast<std::size_t>(std::min<std::uint64_t>(batch_width, submitted_ - taken_));
+        taken_ += count;
+        std::array<file_result*, batch_width> batch{};
+        for (std::size_t i = 0; i < count; ++i) {
+            batch[i] = &slots_[(first + i) % slots_.size()].result;
+        }
         lock.unlock();
-        index_file(s.result, how_);
+        index_batch({batch.data(), count}, how_);
         lock.lock();
-        s.done = true;
-        ++completed_;
+        for (std::size_t i = 0; i < count; ++i) slots_[(first + i) % slots_.size()].done = true;
+        completed_ += count;
         if (main_waiting_ && ready_to_drain()) drain_ready_.notify_one();
     }
 }
