@@ -384,7 +384,15 @@ void walk_side_by_side(std::span<const std::span<const std::byte>> inputs,
             walk& w = walks[i];
             if (!w.live) continue;
             const item it = w.r.next();
-            if (it == item::curve || it == item::marker) continue;
+            if (it == item::curve) {
+                // The next curve header: a prefetch retires at once, so the other walks' loads
+                // go out while this one is under way (a load would hold up everything after it
+                // until it arrived).
+                const keyframes_view& k = w.r.curve().keys;
+                __builtin_prefetch(k.data() + k.size() * k.stride());
+                continue;
+            }
+            if (it == item::marker) continue;
             const bool detects = options.layout == layout_choice::automatic &&
                                  w.r.header().minor == 1 && w.r.header().layout == layout::compact;
             if (it == item::error && detects && w.r.error().code != errc::limit_exceeded) {
