@@ -4,10 +4,13 @@
 // The files come from bench/run, which writes them into $INPUTANIM_BENCH_DATA:
 //     compact-1g.bin, full-1g.bin   `inputanim gen --raw` (v1.1, both layouts), 1 GiB each
 //     compact-1m.bin                the same at 1 MiB
+// and, for the structure walks of many files, the first 2,000 recordings of the index set in
+// $INPUTANIM_BENCH_INDEX (about 1.2 GB: more than the caches hold).
 // `allocs_per_iter` counts the heap allocations of one iteration (global operator new, replaced by
 // the tests' counting one).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "inputanim/inputanim.hpp"
 #include "inputanim/mapped_file.hpp"
@@ -141,8 +145,62 @@ void BM_StraightforwardSummary(benchmark::State& state, const char* name) {
     BM_Straightforward(state, name, straightforward::level::structure);
 }
 
+// The first 2,000 recordings of the index set, mapped once, every page touched.
+const std::vector<std::span<const std::byte>>& index_set() {
+    static std::vector<mapped_file> files;
+    static std::vector<std::span<const std::byte>> bytes;
+    if (files.empty()) {
+        const char* dir = std::getenv("INPUTANIM_BENCH_INDEX");
+        std::vector<std::filesystem::path> paths;
+        if (dir != nullptr && std::filesystem::is_directory(dir)) {
+            for (const auto& e : std::filesystem::directory_iterator(dir)) {
+                if (e.path().extension() == ".bin") paths.push_back(e.path());
+            }
+        }
+        std::sort(paths.begin(), paths.end());
+        paths.resize(std::min<std::size_t>(paths.size(), 2000));
+        for (const auto& p : paths) {
+            std::error_code ec;
+            mapped_file f = mapped_file::open(p, ec);
+            if (ec) continue;
+            benchmark::DoNotOptimize(sum_words(f.bytes()));
+            bytes.push_back(f.bytes());
+            files.push_back(std::move(f));
+        }
+    }
+    return bytes;
+}
+
+// The summaries of the index set: one validate per file, or validate_batch over them all.
+void BM_SummaryOfManyFiles(benchmark::State& state, bool batch) {
+    const auto& files = index_set();
+    if (files.empty()) {
+        state.SkipWithError("$INPUTANIM_BENCH_INDEX holds no recordings: run bench/run");
+        return;
+    }
+    std::vector<report> reports(files.size());
+    const validate_options summary{level::structure};
+    for (auto _ : state) {
+        if (batch) {
+            validate_batch(files, reports, summary);
+        } else {
+            for (std::size_t i = 0; i < files.size(); ++i) reports[i] = validate(files[i], summary);
+        }
+        benchmark::DoNotOptimize(reports.data());
+    }
+    for (const report& r : reports) {
+        if (!r.valid()) state.SkipWithError("an index set file is invalid");
+    }
+    state.counters["time_per_file"] = benchmark::Counter(
+        static_cast<double>(files.size()),
+        benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 }  // namespace
 
+BENCHMARK_CAPTURE(BM_SummaryOfManyFiles, one_validate_per_file, false)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SummaryOfManyFiles, validate_batch, true)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_BandwidthFloor, compact_1g, "compact-1g.bin")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_BandwidthFloor, full_1g, "full-1g.bin")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ValidateFull, compact_1g, "compact-1g.bin")->Unit(benchmark::kMillisecond);
