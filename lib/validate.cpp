@@ -8,6 +8,7 @@
 
 #include "detail/block_checks.hpp"
 #include "detail/checks.hpp"
+#include "detail/content.hpp"
 #include "detail/load.hpp"
 #include "detail/utf8.hpp"
 
@@ -50,7 +51,8 @@ constexpr float clearly_unit_high = (1.0f + unit_tolerance / 2) * (1.0f + unit_t
 
 // The rotations (camera, then every joint of the left and the right hand) by their rotation.x
 // curve; y, z and w follow it in file order.
-constexpr std::size_t rotation_count = 1 + 2 * joint_count;
+using detail::rotation_count;
+using detail::unit_lengths;
 constexpr std::size_t rotation_x = static_cast<std::size_t>(pose_channel::rotation_x);
 
 bool starts_rotation(curve_id id) noexcept {
@@ -248,9 +250,6 @@ detail::key_fault first_fault(const curve_view& c, std::size_t from, std::size_t
                                                                                        to);
 }
 
-// The non_unit_quaternion warnings of level full, by rotation_ordinal (count 0: none).
-using unit_lengths = std::array<warning, rotation_count>;
-
 class content_checker {
   public:
     explicit content_checker(std::span<const std::byte> bytes) noexcept : base_(bytes.data()) {}
@@ -316,27 +315,48 @@ class content_checker {
     const std::byte* base_;
 };
 
-// check_content, and with `units` the quaternion lengths in the same pass.
-error check_content(const recording& rec, unit_lengths* units) noexcept {
+// Curve i starts the four curves of a rotation, x, y, z and w, all present.
+bool starts_group(std::span<const curve_view> curves, std::size_t i) noexcept {
+    return starts_rotation(curves[i].id) && curves.size() - i >= 4 &&
+           to_index(curves[i + 3].id) == to_index(curves[i].id) + 3;
+}
+
+}  // namespace
+
+namespace detail {
+
+error check_content(const recording& rec, std::size_t first, std::size_t end, bool markers,
+                    unit_lengths* units) noexcept {
     const content_checker checker(rec.bytes());
     const std::span<const curve_view> curves = rec.curves();
-    for (std::size_t i = 0; i < curves.size(); ++i) {
+    for (std::size_t i = first; i < end; ++i) {
         const curve_view& c = curves[i];
-        if (units != nullptr && starts_rotation(c.id) && curves.size() - i >= 4 &&
-            to_index(curves[i + 3].id) == to_index(c.id) + 3) {
+        if (units != nullptr && starts_group(curves, i)) {
             if (error e = checker.check_rotation(&c, (*units)[rotation_ordinal(c.id)])) return e;
             i += 3;
             continue;
         }
         if (error e = checker.check_keys(c, 0, c.keys.size())) return e;
     }
-    for (const marker_view& m : rec.markers()) {
-        if (error e = checker.check_marker(m)) return e;
+    if (markers) {
+        for (const marker_view& m : rec.markers()) {
+            if (error e = checker.check_marker(m)) return e;
+        }
     }
     return {};
 }
 
-void add_warnings(const recording& rec, const unit_lengths* units, report& rep) noexcept {
+std::size_t content_cut(const recording& rec, std::uint64_t offset) noexcept {
+    const std::span<const curve_view> curves = rec.curves();
+    std::size_t i = 0;
+    while (i < curves.size() && curves[i].offset < offset) ++i;
+    for (std::size_t back = 1; back <= 3 && back <= i; ++back) {
+        if (starts_group(curves, i - back)) return std::min(curves.size(), i - back + 4);
+    }
+    return i;
+}
+
+void add_report_warnings(const recording& rec, const unit_lengths* units, report& rep) noexcept {
     for (const curve_view& c : rec.curves()) {
         if (!c.keys.empty() && c.keys.front().time() < 0.0f) {
             detail::add_warning(
@@ -360,6 +380,10 @@ void add_warnings(const recording& rec, const unit_lengths* units, report& rep) 
         }
     });
 }
+
+}  // namespace detail
+
+namespace {
 
 // Walks the structure of every input (at most batch_width), one step of each in turn, as
 // recording::open will walk it: under the layout it will try first, then under the full layout
@@ -408,7 +432,7 @@ void walk_side_by_side(std::span<const std::span<const std::byte>> inputs,
 }  // namespace
 
 error check_content(const recording& rec) noexcept {
-    return check_content(rec, nullptr);
+    return detail::check_content(rec, 0, rec.curves().size(), true, nullptr);
 }
 
 report validate(std::span<const std::byte> bytes, const validate_options& options) noexcept {
@@ -418,13 +442,13 @@ report validate(std::span<const std::byte> bytes, const validate_options& option
     rep.summary = rec.summary();
     if (rep.error) return rep;
     if (options.level == level::structure) {
-        add_warnings(rec, nullptr, rep);
+        detail::add_report_warnings(rec, nullptr, rep);
         return rep;
     }
     unit_lengths units{};
-    rep.error = check_content(rec, &units);
+    rep.error = detail::check_content(rec, 0, rec.curves().size(), true, &units);
     if (rep.error) return rep;
-    add_warnings(rec, &units, rep);
+    detail::add_report_warnings(rec, &units, rep);
     return rep;
 }
 

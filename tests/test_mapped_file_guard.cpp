@@ -11,9 +11,11 @@
 #include <array>
 #include <atomic>
 #include <barrier>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -158,6 +160,41 @@ TEST(MappedFileGuard, GuardingSeveralMappingsNamesTheOneThatWasCut) {
     // The guards are gone and the process lives on: the other mappings still read.
     EXPECT_TRUE(validate(ma.bytes()).valid());
     EXPECT_EQ(guarded_each(std::span(regions).subspan(2), [] {}), 1u);
+}
+
+TEST(MappedFileGuard, ValidateGuardedOnSeveralThreadsSurvivesACutWhileItChecksKeys) {
+    // A truncation before the content checks is met by the structure walk, which reads every
+    // curve's last key; one while the threads check keys is met by whichever thread reads past
+    // the new end, and each thread guards its own reads. The cut comes at a random moment: the
+    // verdict is an io_error, or the whole report if the checks were done by then.
+    model m = empty_model(shape::v11_full, false);
+    for (std::size_t c = 0; c < pose_channel_count; ++c) {
+        auto& keys = m[camera_curve(static_cast<pose_channel>(c))].keys;
+        for (int i = 0; i < 200000; ++i) {
+            keys.push_back(keyframe{static_cast<float>(i) / 60.0f, c == 6 ? 1.0f : 0.0f});
+        }
+    }
+    const bytes content = write(m);
+    std::mt19937 rng(5);
+    int cut_in_time = 0;
+    for (int round = 0; round < 8; ++round) {
+        const temp_file file(content);
+        const mapped_file mapping = map(file);
+        report rep;
+        std::jthread cutter([&] {
+            std::this_thread::sleep_for(std::chrono::microseconds(rng() % 3000));
+            file.cut(static_cast<off_t>(content.size() / 3));
+        });
+        const std::error_code io = validate_guarded(mapping.bytes(), validate_options{}, 4, rep, 1);
+        cutter.join();
+        if (io) {
+            EXPECT_EQ(io, io_error);
+            ++cut_in_time;
+        } else {
+            EXPECT_TRUE(rep.valid()) << rep.error.message();
+        }
+    }
+    EXPECT_GT(cut_in_time, 0);
 }
 
 TEST(MappedFileGuard, GuardingNoRegionRunsTheFunction) {
