@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -418,6 +419,28 @@ TEST_F(Cli, MaxKeyframesPerCurveMakesALongerCurveLimitExceeded) {
     EXPECT_EQ(e["offset"], curve_offset(m, 0) + 8) << "at the count";
     EXPECT_EQ(e["curve"], "camera.position.x");
     EXPECT_EQ(run({"validate", "--max-keyframes-per-curve", "4", f}).status, 0);
+}
+
+TEST_F(Cli, JobsSplitALargeFilesKeyframeChecksWithoutChangingTheReport) {
+    // 70 s of every sample in full keyframes: about 37 MB, more than twice the 16 MiB a thread
+    // must have to check. A NaN three quarters in, and a negative time, so that the report has
+    // an error found late and a warning.
+    const std::string f = path("big.bin");
+    ASSERT_EQ(run({"gen", "--raw", "--seconds", "70", "--layout", "full", "-o", f}).status, 0);
+    const std::string text = slurp(f);
+    bytes b(text.size());
+    std::memcpy(b.data(), text.data(), text.size());
+    ASSERT_GT(b.size(), std::size_t{32} << 20);
+    put_f32(b, b.size() / 4 * 3, std::nanf(""));
+    write_file("big.bin", b);
+    const run_result one = run({"validate", "--json", "--jobs", "1", f});
+    EXPECT_EQ(one.status, 1);
+    for (const char* jobs : {"2", "3"}) {
+        const run_result more = run({"validate", "--json", "--jobs", jobs, f});
+        EXPECT_EQ(more.status, 1);
+        EXPECT_EQ(more.out, one.out) << jobs << " jobs";
+    }
+    EXPECT_EQ(run({"validate", "--jobs", "0", f}).status, 2);
 }
 
 TEST_F(Cli, EveryLimitFlagReachesTheLibrary) {

@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <system_error>
+#include <thread>
 
 #include "report_json.hpp"
 
@@ -63,6 +64,10 @@ void add_check_options(CLI::App& cmd, check_options& options) {
                    "v1.1 float keyframes: compact (8 bytes, MRTK), full (28 bytes) or auto-detect")
         ->check(CLI::IsMember({"auto", "compact", "full"}))
         ->capture_default_str();
+    cmd.add_option("--jobs", options.jobs,
+                   "Threads that check a large file's keyframes at level full (default: one per "
+                   "core)")
+        ->check(CLI::Range(1u, 1024u));
 }
 
 void add_limit_options(CLI::App& cmd, inputanim::limits& limits) {
@@ -142,12 +147,12 @@ std::string input_check::failure_message() const {
     return {};
 }
 
-input_check check_input(const input_file& in, const validate_options& how) {
+input_check check_input(const input_file& in, const validate_options& how, unsigned jobs) {
     input_check c;
     if (!in.gzip) {
         c.bytes = in.map.size();
         // Another process may truncate the file while it is mapped: an I/O error, not a SIGBUS.
-        c.io = in.map.guard([&] { c.rep = validate(in.map.bytes(), how); });
+        c.io = validate_guarded(in.map.bytes(), how, jobs, c.rep);
         return c;
     }
     gzip_validator v(how);
@@ -187,6 +192,8 @@ loaded_input load_input(const input_file& in, std::uint64_t max_bytes,
 
 int check_files(const check_options& options, const report_printer& print) {
     const validate_options how = options.to_validate_options();
+    const unsigned jobs =
+        options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
     int status = exit_valid;
     for (const std::string& path : options.files) {
         input_file in;
@@ -194,7 +201,7 @@ int check_files(const check_options& options, const report_printer& print) {
         if (const std::error_code ec = open_input(path, in)) {
             c.io = ec;
         } else {
-            c = check_input(in, how);
+            c = check_input(in, how, jobs);
         }
         if (!c.readable()) {
             // Keeps the diagnostic after the results before it when both go to one terminal.

@@ -44,11 +44,13 @@ struct check_options {
     std::string layout = "auto";
     inputanim::limits limits{};
     bool json = false;
+    // Threads for the content checks of one large file (0: one per core).
+    unsigned jobs = 0;
 
     validate_options to_validate_options() const;
 };
 
-// FILE..., --json, --level and --layout; `options.level` holds the command's default.
+// FILE..., --json, --level, --layout and --jobs; `options.level` holds the command's default.
 void add_check_options(CLI::App& cmd, check_options& options);
 // --max-bytes and the other ceilings of inputanim::limits.
 void add_limit_options(CLI::App& cmd, inputanim::limits& limits);
@@ -80,10 +82,11 @@ struct input_check {
     // What went wrong when not readable(): "Input/output error", "gzip: the gzip stream ...".
     std::string failure_message() const;
 };
-// Validates an opened input: a plain file with validate() over its mapping, a gzip file by
+// Validates an opened input: a plain file with validate_guarded() over its mapping on up to
+// `jobs` threads, a gzip file by
 // streaming it through the decompressor into the stream validator (nothing inflated to disk or
 // held whole; the validator's max_bytes applies to the inflated bytes and stops the inflation).
-input_check check_input(const input_file& in, const validate_options& how);
+input_check check_input(const input_file& in, const validate_options& how, unsigned jobs);
 
 // The recording's bytes all at once, for commands that need random access (sample): the mapping
 // of a plain file, or a gzip stream inflated into `storage`.
