@@ -118,6 +118,20 @@ void BM_ValidateFull(benchmark::State& state, const char* name) {
     BM_Validate(state, name, level::full);
 }
 
+// validate_guarded on two threads: the content checks split between both cores.
+void BM_ValidateFullTwoThreads(benchmark::State& state, const char* name) {
+    const auto bytes = mapped(name);
+    if (!have(state, bytes, name)) return;
+    for (auto _ : state) {
+        report r;
+        if (validate_guarded(bytes, validate_options{level::full}, 2, r) || !r.valid()) {
+            state.SkipWithError("the generated file is invalid");
+        }
+        benchmark::DoNotOptimize(r);
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes.size()));
+}
+
 void BM_Summary(benchmark::State& state, const char* name) {
     BM_Validate(state, name, level::structure);
 }
@@ -205,6 +219,12 @@ BENCHMARK_CAPTURE(BM_BandwidthFloor, compact_1g, "compact-1g.bin")->Unit(benchma
 BENCHMARK_CAPTURE(BM_BandwidthFloor, full_1g, "full-1g.bin")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ValidateFull, compact_1g, "compact-1g.bin")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ValidateFull, full_1g, "full-1g.bin")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ValidateFullTwoThreads, compact_1g, "compact-1g.bin")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_ValidateFullTwoThreads, full_1g, "full-1g.bin")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(BM_Summary, compact_1m, "compact-1m.bin")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Summary, compact_1g, "compact-1g.bin")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Summary, full_1g, "full-1g.bin")->Unit(benchmark::kMicrosecond);
