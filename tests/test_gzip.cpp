@@ -7,13 +7,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "inputanim/gzip.hpp"
 #include "support/builders.hpp"
 #include "support/gzip_bytes.hpp"
+#include "support/validation_cases.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -71,14 +71,6 @@ gz_verdict validate_gzip(const bytes& compressed, const validate_options& option
     return {r, v.gzip_fault(), v.inflated_bytes()};
 }
 
-std::string describe(const error& e) {
-    std::ostringstream out;
-    out << error_name(e.code) << " at " << e.offset << " (place " << static_cast<int>(e.place)
-        << ", curve " << to_index(e.curve) << ", index " << e.index << ", limit "
-        << limit_name(e.limit) << ")";
-    return out.str();
-}
-
 // Empty when the verdict over the compressed bytes is validate()'s over the raw bytes; else what
 // differs. The stream does not compute non_unit_quaternion (docs/STREAMING.md), and its
 // summary.bytes is what it inflated up to the verdict.
@@ -90,21 +82,9 @@ std::string difference(const report& whole, const gz_verdict& g) {
     if (!(whole.error == r.error)) {
         d += "error: validate " + describe(whole.error) + ", gzip " + describe(r.error) + "; ";
     }
-    const summary& a = whole.summary;
-    const summary& b = r.summary;
-    if (whole.valid() && b.bytes != a.bytes) d += "summary.bytes; ";
-    if (a.major != b.major || a.minor != b.minor) d += "summary version; ";
-    if (a.layout != b.layout || !(a.blocks == b.blocks)) d += "summary layout or blocks; ";
-    if (a.curves != b.curves || a.keyframes != b.keyframes) d += "summary counts; ";
-    if (a.markers != b.markers) d += "summary.markers; ";
-    if (a.start != b.start || a.duration != b.duration) d += "summary times; ";
-    std::vector<warning_code> wa;
-    std::vector<warning_code> wb;
-    for (const warning& w : whole.warnings()) {
-        if (w.code != warning_code::non_unit_quaternion) wa.push_back(w.code);
-    }
-    for (const warning& w : r.warnings()) wb.push_back(w.code);
-    if (wa != wb) d += "warnings; ";
+    if (whole.valid() && r.summary.bytes != whole.summary.bytes) d += "summary.bytes; ";
+    d += summary_difference(whole.summary, r.summary);
+    if (!same_warnings(whole, r, warning_code::non_unit_quaternion)) d += "warnings; ";
     return d;
 }
 

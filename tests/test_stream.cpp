@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <functional>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "support/builders.hpp"
+#include "support/validation_cases.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -91,42 +91,6 @@ streamed stream_at_random(std::span<const std::byte> b, const validate_options& 
     return stream(b, options, [&] { return size(rng); });
 }
 
-std::string describe(const error& e) {
-    std::ostringstream out;
-    out << error_name(e.code) << " at " << e.offset << " (place " << static_cast<int>(e.place)
-        << ", curve " << to_index(e.curve) << ", index " << e.index << ", limit "
-        << limit_name(e.limit) << ")";
-    return out.str();
-}
-
-bool same_float(const std::optional<float>& a, const std::optional<float>& b) {
-    if (a.has_value() != b.has_value()) return false;
-    return !a || std::bit_cast<std::uint32_t>(*a) == std::bit_cast<std::uint32_t>(*b);
-}
-
-// The warnings a stream can compute: all but non_unit_quaternion.
-std::vector<warning> streamable_warnings(const report& r) {
-    std::vector<warning> out;
-    for (const warning& w : r.warnings()) {
-        if (w.code != warning_code::non_unit_quaternion) out.push_back(w);
-    }
-    return out;
-}
-
-bool same_warnings(const report& whole, const report& streamed_report) {
-    const std::vector<warning> a = streamable_warnings(whole);
-    const std::vector<warning> b = streamable_warnings(streamed_report);
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        if (a[i].code != b[i].code || a[i].curve != b[i].curve || a[i].keyframe != b[i].keyframe ||
-            a[i].count != b[i].count ||
-            std::bit_cast<std::uint32_t>(a[i].value) != std::bit_cast<std::uint32_t>(b[i].value)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 // Empty when the streamed report says what validate() says; else what differs. A stream cut
 // early has seen fewer bytes, so its summary.bytes may be smaller.
 std::string difference(const report& whole, const streamed& s) {
@@ -139,15 +103,8 @@ std::string difference(const report& whole, const streamed& s) {
     const summary& a = whole.summary;
     const summary& b = r.summary;
     if (s.cut_early ? b.bytes > a.bytes : b.bytes != a.bytes) d += "summary.bytes; ";
-    if (a.major != b.major || a.minor != b.minor) d += "summary version; ";
-    if (a.layout != b.layout) d += "summary.layout; ";
-    if (!(a.blocks == b.blocks)) d += "summary.blocks; ";
-    if (a.curves != b.curves) d += "summary.curves; ";
-    if (a.keyframes != b.keyframes) d += "summary.keyframes; ";
-    if (a.markers != b.markers) d += "summary.markers; ";
-    if (!same_float(a.start, b.start)) d += "summary.start; ";
-    if (!same_float(a.duration, b.duration)) d += "summary.duration; ";
-    if (!same_warnings(whole, r)) d += "warnings; ";
+    d += summary_difference(a, b);
+    if (!same_warnings(whole, r, warning_code::non_unit_quaternion)) d += "warnings; ";
     return d;
 }
 
@@ -160,15 +117,6 @@ std::vector<validate_options> every_layout_and_level() {
         }
     }
     return out;
-}
-
-std::string describe(const validate_options& o) {
-    std::ostringstream out;
-    out << (o.level == level::full ? "full" : "structure") << "/"
-        << (o.layout == layout_choice::automatic ? "automatic"
-            : o.layout == layout_choice::compact ? "compact"
-                                                 : "full");
-    return out.str();
 }
 
 // Chunk sizes 1 to 64 (all of them, or a sample: the sizes around the 8-, 12- and 28-byte fields),

@@ -22,11 +22,6 @@ std::vector<std::span<const std::byte>> views_of(const std::vector<bytes>& files
     return v;
 }
 
-std::string describe(const validate_options& o) {
-    return std::string(o.level == level::full ? "full" : "structure") + ", layout " +
-           std::to_string(static_cast<int>(o.layout));
-}
-
 void expect_batch_is_validate(const std::vector<bytes>& files, const validate_options& options) {
     const auto inputs = views_of(files);
     std::vector<report> reports(inputs.size());

@@ -2,7 +2,11 @@
 // validate()'s report (validate_batch, validate_guarded).
 #pragma once
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -12,8 +16,63 @@
 namespace inputanim::testing {
 
 inline std::string describe(const error& e) {
-    return std::string(error_name(e.code)) + " at " + std::to_string(e.offset) + " (index " +
-           std::to_string(e.index) + ")";
+    std::ostringstream out;
+    out << error_name(e.code) << " at " << e.offset << " (place " << static_cast<int>(e.place)
+        << ", curve " << to_index(e.curve) << ", index " << e.index << ", limit "
+        << limit_name(e.limit) << ")";
+    return out.str();
+}
+
+inline std::string describe(const validate_options& o) {
+    std::ostringstream out;
+    out << (o.level == level::full ? "full" : "structure") << "/"
+        << (o.layout == layout_choice::automatic ? "automatic"
+            : o.layout == layout_choice::compact ? "compact"
+                                                 : "full");
+    return out.str();
+}
+
+inline bool same_bits(const std::optional<float>& a, const std::optional<float>& b) {
+    if (a.has_value() != b.has_value()) return false;
+    return !a || std::bit_cast<std::uint32_t>(*a) == std::bit_cast<std::uint32_t>(*b);
+}
+
+// What differs between two summaries, their `bytes` aside (a stream cut short has seen fewer).
+inline std::string summary_difference(const summary& a, const summary& b) {
+    std::string d;
+    if (a.major != b.major || a.minor != b.minor) d += "summary version; ";
+    if (a.layout != b.layout) d += "summary.layout; ";
+    if (!(a.blocks == b.blocks)) d += "summary.blocks; ";
+    if (a.curves != b.curves) d += "summary.curves; ";
+    if (a.keyframes != b.keyframes) d += "summary.keyframes; ";
+    if (a.markers != b.markers) d += "summary.markers; ";
+    if (!same_bits(a.start, b.start)) d += "summary.start; ";
+    if (!same_bits(a.duration, b.duration)) d += "summary.duration; ";
+    return d;
+}
+
+// Whether two reports list the same warnings, values bit for bit, leaving out those of code
+// `skip` (non_unit_quaternion, which a stream does not compute).
+inline bool same_warnings(const report& a, const report& b,
+                          std::optional<warning_code> skip = std::nullopt) {
+    const auto kept = [&](const report& r) {
+        std::vector<warning> out;
+        for (const warning& w : r.warnings()) {
+            if (w.code != skip) out.push_back(w);
+        }
+        return out;
+    };
+    const std::vector<warning> x = kept(a);
+    const std::vector<warning> y = kept(b);
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (x[i].code != y[i].code || x[i].curve != y[i].curve || x[i].keyframe != y[i].keyframe ||
+            x[i].count != y[i].count ||
+            std::bit_cast<std::uint32_t>(x[i].value) != std::bit_cast<std::uint32_t>(y[i].value)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 // Empty when the two reports are the same in every field; else what differs.
@@ -21,25 +80,9 @@ inline std::string difference(const report& a, const report& b) {
     std::string d;
     if (!(a.error == b.error))
         d += "error " + describe(a.error) + " vs " + describe(b.error) + "; ";
-    const summary& s = a.summary;
-    const summary& t = b.summary;
-    if (s.bytes != t.bytes || s.major != t.major || s.minor != t.minor || s.layout != t.layout ||
-        !(s.blocks == t.blocks) || s.curves != t.curves || s.keyframes != t.keyframes ||
-        s.markers != t.markers || s.start != t.start || s.duration != t.duration) {
-        d += "summary; ";
-    }
-    if (a.warnings_found != b.warnings_found || a.warning_count != b.warning_count) {
-        d += "warning counts; ";
-    } else {
-        for (std::size_t i = 0; i < a.warning_count; ++i) {
-            const warning& v = a.warning_list[i];
-            const warning& w = b.warning_list[i];
-            if (v.code != w.code || v.curve != w.curve || v.keyframe != w.keyframe ||
-                v.count != w.count || v.value != w.value) {
-                d += "warning " + std::to_string(i) + "; ";
-            }
-        }
-    }
+    if (a.summary.bytes != b.summary.bytes) d += "summary.bytes; ";
+    d += summary_difference(a.summary, b.summary);
+    if (a.warnings_found != b.warnings_found || !same_warnings(a, b)) d += "warnings; ";
     return d;
 }
 
