@@ -34,26 +34,6 @@ bool map_file(file_result& r, mapped_file& file) {
     return true;
 }
 
-void set_read_failure(file_result& r, std::error_code read) {
-    r.outcome = file_outcome::unreadable;
-    r.failure = read;
-    r.failure_code = "io_error";
-}
-
-// Validates one mapped file.
-void index_mapped(file_result& r, const mapped_file& file, const validate_options& how) {
-    bool recording = true;
-    const std::error_code read = file.guard([&] {
-        recording = r.named || starts_like_recording(file.bytes());
-        if (recording) r.rep = validate(file.bytes(), how);
-    });
-    if (read) {
-        set_read_failure(r, read);
-    } else if (!recording) {
-        r.outcome = file_outcome::not_recording;
-    }
-}
-
 // Opens, maps, validates and unmaps the files of `batch` (at most batch_width) together:
 // validate_batch overlaps the cache misses of their structure walks.
 void index_batch(std::span<file_result* const> batch, const validate_options& how) {
@@ -83,15 +63,14 @@ void index_batch(std::span<file_result* const> batch, const validate_options& ho
     for (std::size_t i = 0; i < batch.size(); ++i) regions[i] = files[i].bytes();
     const std::size_t failed = guarded_each({regions.data(), batch.size()}, run);
     if (failed == batch.size()) return;
-    // The batch was cut short: the failing file's error, and the others one at a time.
+    // The batch was cut short: the cut file is an io_error, and the others are read again one
+    // at a time (mapped afresh, at their sizes now).
+    file_result& cut = *batch[failed];
+    cut.outcome = file_outcome::unreadable;
+    cut.failure = std::make_error_code(std::errc::io_error);
+    cut.failure_code = "io_error";
     for (std::size_t i = 0; i < batch.size(); ++i) {
-        if (!mapped[i]) continue;
-        if (i == failed) {
-            set_read_failure(*batch[i], std::make_error_code(std::errc::io_error));
-        } else {
-            batch[i]->outcome = file_outcome::recording;
-            index_mapped(*batch[i], files[i], how);
-        }
+        if (mapped[i] && i != failed) index_batch({&batch[i], 1}, how);
     }
 }
 
