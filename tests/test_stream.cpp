@@ -108,17 +108,6 @@ std::string difference(const report& whole, const streamed& s) {
     return d;
 }
 
-std::vector<validate_options> every_layout_and_level() {
-    std::vector<validate_options> out;
-    for (level l : {level::full, level::structure}) {
-        for (layout_choice c :
-             {layout_choice::automatic, layout_choice::compact, layout_choice::full}) {
-            out.push_back(validate_options{l, c, {}});
-        }
-    }
-    return out;
-}
-
 // Chunk sizes 1 to 64 (all of them, or a sample: the sizes around the 8-, 12- and 28-byte fields),
 // three random chunkings and one chunk, against one validate().
 enum class sizes { all, sample };

@@ -32,18 +32,12 @@ void expect_batch_is_validate(const std::vector<bytes>& files, const validate_op
     }
 }
 
-const validate_options every_option[] = {
-    {level::structure, layout_choice::automatic, {}}, {level::full, layout_choice::automatic, {}},
-    {level::structure, layout_choice::compact, {}},   {level::full, layout_choice::compact, {}},
-    {level::structure, layout_choice::full, {}},      {level::full, layout_choice::full, {}},
-};
-
 }  // namespace
 
 TEST(ValidateBatch, GivesEveryInputTheReportOfValidate) {
     const std::vector<bytes> files = mixed_files();
     ASSERT_GT(files.size(), 2 * batch_width);
-    for (const validate_options& o : every_option) expect_batch_is_validate(files, o);
+    for (const validate_options& o : every_layout_and_level()) expect_batch_is_validate(files, o);
 }
 
 TEST(ValidateBatch, FullLayoutFilesAreDetectedAsValidateDetectsThem) {
@@ -93,7 +87,7 @@ TEST(ValidateBatch, RandomBytesAndMutationsGetValidatesVerdict) {
         }
         files.push_back(std::move(noise));
     }
-    for (const validate_options& o : every_option) expect_batch_is_validate(files, o);
+    for (const validate_options& o : every_layout_and_level()) expect_batch_is_validate(files, o);
 }
 
 TEST(ValidateBatch, FillsOnlyTheReportsItIsGiven) {

@@ -32,6 +32,18 @@ inline std::string describe(const validate_options& o) {
     return out.str();
 }
 
+// Both levels under every layout choice, no limits.
+inline std::vector<validate_options> every_layout_and_level() {
+    std::vector<validate_options> out;
+    for (level l : {level::full, level::structure}) {
+        for (layout_choice c :
+             {layout_choice::automatic, layout_choice::compact, layout_choice::full}) {
+            out.push_back(validate_options{l, c, {}});
+        }
+    }
+    return out;
+}
+
 inline bool same_bits(const std::optional<float>& a, const std::optional<float>& b) {
     if (a.has_value() != b.has_value()) return false;
     return !a || std::bit_cast<std::uint32_t>(*a) == std::bit_cast<std::uint32_t>(*b);
