@@ -1,28 +1,47 @@
 #include "inputanim/error.hpp"
 
-#include <array>
 #include <string>
 
 namespace inputanim {
 
 std::string_view error_name(errc code) noexcept {
-    static constexpr std::array<std::string_view, 15> names = {"ok",
-                                                               "truncated",
-                                                               "bad_magic",
-                                                               "unsupported_version",
-                                                               "bad_flag",
-                                                               "bad_wrap_mode",
-                                                               "negative_count",
-                                                               "bad_marker",
-                                                               "trailing_bytes",
-                                                               "limit_exceeded",
-                                                               "non_finite",
-                                                               "bad_bool_value",
-                                                               "bad_weighted_mode",
-                                                               "unsorted_keys",
-                                                               "bad_utf8"};
-    const auto i = static_cast<std::size_t>(code);
-    return i < names.size() ? names[i] : std::string_view("unknown");
+    switch (code) {
+        case errc::ok:
+            return "ok";
+        case errc::truncated:
+            return "truncated";
+        case errc::bad_magic:
+            return "bad_magic";
+        case errc::unsupported_version:
+            return "unsupported_version";
+        case errc::bad_flag:
+            return "bad_flag";
+        case errc::bad_wrap_mode:
+            return "bad_wrap_mode";
+        case errc::negative_count:
+            return "negative_count";
+        case errc::bad_marker:
+            return "bad_marker";
+        case errc::trailing_bytes:
+            return "trailing_bytes";
+        case errc::limit_exceeded:
+            return "limit_exceeded";
+        case errc::non_finite:
+            return "non_finite";
+        case errc::bad_bool_value:
+            return "bad_bool_value";
+        case errc::bad_weighted_mode:
+            return "bad_weighted_mode";
+        case errc::unsorted_keys:
+            return "unsorted_keys";
+        case errc::bad_utf8:
+            return "bad_utf8";
+        case errc::bad_compression:
+            return "bad_compression";
+        case errc::io_error:
+            return "io_error";
+    }
+    return "unknown";
 }
 
 std::string_view limit_name(limit_kind kind) noexcept {
@@ -89,6 +108,11 @@ std::string_view describe(errc code) noexcept {
             return "key time is not greater than the previous key's";
         case errc::bad_utf8:
             return "marker name is not valid UTF-8";
+        case errc::bad_compression:
+            return "the gzip stream cannot be inflated (bad header, bad data, bad CRC or length, "
+                   "or cut short)";
+        case errc::io_error:
+            return "the input could not be read whole (a page of the mapping vanished)";
     }
     return "unknown error";
 }

@@ -27,6 +27,11 @@ enum class errc : std::uint8_t {
     bad_weighted_mode,
     unsorted_keys,
     bad_utf8,
+    // input (not the recording's format): a gzip stream that cannot be inflated (FORMAT.md,
+    // "Compressed input"; the offset is in the compressed bytes), and bytes that could not be
+    // read whole (a page of a mapping vanished under a concurrent truncation): no verdict.
+    bad_compression,
+    io_error,
 };
 
 // The stable name of a code: "truncated", "bad_magic", ...
@@ -34,6 +39,9 @@ std::string_view error_name(errc code) noexcept;
 // Content errors are found only by level full; the rest by the structure walk.
 constexpr bool is_structural(errc code) noexcept {
     return code != errc::ok && code < errc::non_finite;
+}
+constexpr bool is_content(errc code) noexcept {
+    return code >= errc::non_finite && code <= errc::bad_utf8;
 }
 
 // Which configured limit a `limit_exceeded` error passed.

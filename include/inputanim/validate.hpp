@@ -19,6 +19,9 @@ struct validate_options {
     inputanim::level level = level::full;
     layout_choice layout = layout_choice::automatic;
     inputanim::limits limits{};
+    // Threads for level full's content checks of a large input (0: one per core). The report
+    // is the same whatever the number.
+    unsigned threads = 1;
 };
 
 // Warnings never make a file invalid.
