@@ -5,7 +5,7 @@
 #include "inputanim/evaluate.hpp"
 #include "inputanim/format.hpp"
 #include "inputanim/generate.hpp"
-#include "inputanim/gzip.hpp"
+#include "inputanim/input.hpp"
 #include "inputanim/mapped_file.hpp"
 #include "inputanim/reader.hpp"
 #include "inputanim/recording.hpp"

@@ -82,9 +82,9 @@ class mapped_file {
     mapped_file& operator=(const mapped_file&) = delete;
     ~mapped_file();
 
-    // Maps `path` read-only. On failure returns an empty mapping and sets `ec`:
-    // no_such_file_or_directory, permission_denied, is_a_directory, or io_error. An empty file
-    // maps to an empty span without error.
+    // Maps `path` read-only, through the input layer (input.hpp: opened without blocking, the
+    // type checked on the descriptor). On failure returns an empty mapping and sets `ec` as
+    // input::open does for a path. An empty file maps to an empty span without error.
     static mapped_file open(const std::filesystem::path& path, std::error_code& ec) noexcept;
 
     std::span<const std::byte> bytes() const noexcept;

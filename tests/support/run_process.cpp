@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,7 +99,9 @@ run_result run_process(const std::vector<std::string>& args, const run_options& 
         while (read_terminal(tty.master, r.err)) {
         }
     } else {
-        EXPECT_EQ(waitpid(pid, &wstatus, 0), pid);
+        struct rusage usage {};
+        EXPECT_EQ(wait4(pid, &wstatus, 0, &usage), pid);
+        r.peak_rss_kib = usage.ru_maxrss;
         r.err = slurp(err);
         std::filesystem::remove(err);
     }

@@ -12,6 +12,9 @@ struct run_result {
     int status = -1;
     std::string out;
     std::string err;
+    // The program's peak resident memory (with the children it waited for), in KiB; 0 when not
+    // measured (stderr_is_terminal).
+    long peak_rss_kib = 0;
 };
 
 struct run_options {

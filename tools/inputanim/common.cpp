@@ -49,11 +49,14 @@ layout_choice layout_named(const std::string& name) {
 }  // namespace
 
 validate_options check_options::to_validate_options() const {
-    return validate_options{level_named(level), layout_named(layout), limits};
+    validate_options how{level_named(level), layout_named(layout), limits};
+    how.threads = jobs;
+    return how;
 }
 
 void add_check_options(CLI::App& cmd, check_options& options) {
-    cmd.add_option("FILE", options.files, "Recordings to read (.bin, or gzip-compressed: .bin.gz)")
+    cmd.add_option("FILE", options.files,
+                   "Recordings to read (.bin, or gzip-compressed: .bin.gz; - for standard input)")
         ->required();
     cmd.add_flag("--json", options.json, "Print one JSON object per file and line (JSON Lines)");
     cmd.add_option("--level", options.level,
@@ -110,103 +113,15 @@ void add_limit_options(CLI::App& cmd, inputanim::limits& limits) {
     });
 }
 
-namespace {
-
-// Hands the mapping to `take` in chunks copied out of it under the SIGBUS guard, so that the
-// code that inflates (zlib, which allocates) never reads the mapping itself: a concurrent
-// truncation then ends the copy, never a half-done inflation. Stops when `take` returns false.
-template <class Take>
-std::error_code for_each_chunk(const mapped_file& map, Take&& take) {
-    constexpr std::size_t chunk_size = 64 * 1024;
-    std::vector<std::byte> chunk(chunk_size);
-    const std::span<const std::byte> all = map.bytes();
-    for (std::size_t pos = 0; pos < all.size(); pos += chunk_size) {
-        const std::size_t n = std::min(chunk_size, all.size() - pos);
-        if (const std::error_code io =
-                map.guard([&] { std::memcpy(chunk.data(), all.data() + pos, n); })) {
-            return io;
-        }
-        if (!take(std::span<const std::byte>(chunk.data(), n))) break;
-    }
-    return {};
-}
-
-}  // namespace
-
-std::error_code open_input(const std::string& path, input_file& in) {
-    std::error_code ec;
-    in.map = mapped_file::open(path, ec);
-    if (ec) return ec;
-    const std::span<const std::byte> bytes = in.map.bytes();
-    return in.map.guard([&] { in.gzip = is_gzip(bytes); });
-}
-
-std::string input_check::failure_message() const {
-    if (io) return io.message();
-    if (gzip) return "gzip: " + gzip.message();
-    return {};
-}
-
-input_check check_input(const input_file& in, const validate_options& how, unsigned jobs) {
-    input_check c;
-    if (!in.gzip) {
-        c.bytes = in.map.size();
-        // Another process may truncate the file while it is mapped: an I/O error, not a SIGBUS.
-        c.io = validate_guarded(in.map.bytes(), how, jobs, c.rep);
-        return c;
-    }
-    gzip_validator v(how);
-    c.io = for_each_chunk(in.map, [&](std::span<const std::byte> chunk) {
-        return v.feed(chunk) != stream_status::error;
-    });
-    c.rep = v.finish();
-    c.gzip = v.gzip_fault();
-    c.bytes = v.inflated_bytes();
-    c.compressed_bytes = v.compressed_bytes();
-    return c;
-}
-
-loaded_input load_input(const input_file& in, std::uint64_t max_bytes,
-                        std::vector<std::byte>& storage) {
-    loaded_input l;
-    if (!in.gzip) {
-        l.bytes = in.map.bytes();
-        return l;
-    }
-    storage.clear();
-    gzip_inflater inflater;
-    l.io = for_each_chunk(in.map, [&](std::span<const std::byte> chunk) {
-        return inflater.write(chunk, [&](std::span<const std::byte> piece) {
-            if (piece.size() > max_bytes - storage.size()) {
-                l.too_large = true;
-                return false;
-            }
-            storage.insert(storage.end(), piece.begin(), piece.end());
-            return true;
-        });
-    });
-    if (!l.io && !l.too_large) l.gzip = inflater.finish();
-    l.bytes = storage;
-    return l;
-}
-
 int check_files(const check_options& options, const report_printer& print) {
     const validate_options how = options.to_validate_options();
-    const unsigned jobs =
-        options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
     int status = exit_valid;
     for (const std::string& path : options.files) {
-        input_file in;
-        input_check c;
-        if (const std::error_code ec = open_input(path, in)) {
-            c.io = ec;
-        } else {
-            c = check_input(in, how, jobs);
-        }
-        if (!c.readable()) {
+        const file_check c = validate_file(path, how);
+        if (c.io) {
             // Keeps the diagnostic after the results before it when both go to one terminal.
             std::cout.flush();
-            std::cerr << "inputanim: " << path << ": " << c.failure_message() << '\n';
+            std::cerr << "inputanim: " << path << ": " << c.io.message() << '\n';
             status = exit_unreadable;
             continue;
         }

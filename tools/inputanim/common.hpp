@@ -55,56 +55,12 @@ void add_check_options(CLI::App& cmd, check_options& options);
 // --max-bytes and the other ceilings of inputanim::limits.
 void add_limit_options(CLI::App& cmd, inputanim::limits& limits);
 
-// A file to read: its mapping, and whether it holds a gzip stream (recognized by its first two
-// bytes, 1f 8b, whatever its name) rather than a recording.
-struct input_file {
-    mapped_file map;
-    bool gzip = false;
-};
-// Maps `path` and looks at its first bytes. Fails as mapped_file::open does, or with io_error
-// when the file shrinks under the mapping.
-std::error_code open_input(const std::string& path, input_file& in);
-
-// What checking one input found.
-struct input_check {
-    report rep{};
-    // The recording's size: the file's, or for gzip the bytes inflated up to the verdict (all of
-    // them unless an error stopped the inflation early).
-    std::uint64_t bytes = 0;
-    // gzip only: the compressed bytes read.
-    std::optional<std::uint64_t> compressed_bytes;
-    // The input could not be read whole, so `rep` is no verdict: the file shrank under the
-    // mapping (`io`), or its gzip stream is damaged or cut short (`gzip`).
-    std::error_code io;
-    gzip_error gzip{};
-
-    bool readable() const { return !io && !gzip; }
-    // What went wrong when not readable(): "Input/output error", "gzip: the gzip stream ...".
-    std::string failure_message() const;
-};
-// Validates an opened input: a plain file with validate_guarded() over its mapping on up to
-// `jobs` threads, a gzip file by
-// streaming it through the decompressor into the stream validator (nothing inflated to disk or
-// held whole; the validator's max_bytes applies to the inflated bytes and stops the inflation).
-input_check check_input(const input_file& in, const validate_options& how, unsigned jobs);
-
-// The recording's bytes all at once, for commands that need random access (sample): the mapping
-// of a plain file, or a gzip stream inflated into `storage`.
-struct loaded_input {
-    std::span<const std::byte> bytes;
-    // gzip only: the inflation passed `max_bytes` and was stopped there.
-    bool too_large = false;
-    std::error_code io;
-    gzip_error gzip{};
-};
-loaded_input load_input(const input_file& in, std::uint64_t max_bytes,
-                        std::vector<std::byte>& storage);
-
 // Prints the result for one file that could be read (human output; JSON is printed by
 // check_files itself).
-using report_printer = std::function<void(const std::string& path, const input_check& check)>;
+using report_printer = std::function<void(const std::string& path, const file_check& check)>;
 
-// Opens and validates every file in order (check_input). A file that cannot be read is a diagnostic
+// Validates every file in order (validate_file; `-` is standard input). A file that cannot be
+// read is a diagnostic
 // on stderr; the others are printed on stdout as JSON Lines with --json, else by `print`. Returns
 // the exit status.
 int check_files(const check_options& options, const report_printer& print);

@@ -23,6 +23,9 @@ struct dump_options {
     std::string format = "json";
     std::string layout = "auto";
     bool markers = false;
+    // A gzip file or standard input is read into memory (the views need it whole): this bounds
+    // it.
+    std::uint64_t max_bytes = std::uint64_t{1} << 30;
 };
 
 // The fields of one keyframe, copied out of the mapping before any text is made.
@@ -232,7 +235,7 @@ int run_dump(const dump_options& o) {
         return exit_usage;
     }
     std::error_code ec;
-    const mapped_file file = mapped_file::open(o.file, ec);
+    input in = input::open(o.file, ec);
     if (ec) {
         std::cerr << "inputanim: " << o.file << ": " << ec.message() << '\n';
         return exit_unreadable;
@@ -240,9 +243,28 @@ int run_dump(const dump_options& o) {
     const layout_choice layout = o.layout == "compact" ? layout_choice::compact
                                  : o.layout == "full"  ? layout_choice::full
                                                        : layout_choice::automatic;
+    validate_options how;
+    how.layout = layout;
+    how.limits.max_bytes = o.max_bytes;
+    // The views need the whole recording: a gzip file or standard input is read into memory,
+    // once its header passed, up to --max-bytes.
+    std::vector<std::byte> storage;
+    const whole_input whole = read_whole(in, how, storage);
+    if (whole.io) {
+        std::cerr << "inputanim: " << o.file << ": " << whole.io.message() << '\n';
+        return exit_unreadable;
+    }
+    if (whole.invalid) {
+        std::cerr << "inputanim: " << o.file << ": invalid: " << error_text(whole.invalid) << '\n';
+        return exit_invalid;
+    }
+    const std::span<const std::byte> bytes = whole.bytes;
     auto rec = std::make_unique<recording>();
     error structure{};
-    std::error_code read = file.guard([&] { structure = rec->open(file.bytes(), {layout, {}}); });
+    // Reads of a mapping that another process truncates are an I/O error, not a SIGBUS.
+    std::error_code read = guarded(bytes, [&] {
+        structure = rec->open(bytes, {layout, how.limits});
+    });
     if (!read && structure) {
         std::cerr << "inputanim: " << o.file << ": invalid: " << error_text(structure) << '\n';
         return exit_invalid;
@@ -258,7 +280,7 @@ int run_dump(const dump_options& o) {
         }
         output out;
         std::string name;
-        read = file.guard([&] {
+        read = guarded(bytes, [&] {
             if (o.markers) {
                 write_csv_markers(out, *rec, name);
             } else if (o.format == "csv") {
@@ -286,7 +308,9 @@ command add_dump_command(CLI::App& app) {
     auto o = std::make_shared<dump_options>();
     CLI::App* cmd = app.add_subcommand(
         "dump", "Print every keyframe (all fields) of some curves, and the markers");
-    cmd->add_option("FILE", o->file, "The recording")->required();
+    cmd->add_option("FILE", o->file,
+                    "The recording (.bin, or gzip-compressed: .bin.gz; - for standard input)")
+        ->required();
     CLI::Option* curve =
         cmd->add_option("--curve", o->globs,
                         "Only curves whose path matches GLOB (* within a dotted component, ** "
@@ -300,6 +324,11 @@ command add_dump_command(CLI::App& app) {
     cmd->add_option("--layout", o->layout,
                     "v1.1 float keyframes: compact (8 bytes, MRTK), full (28 bytes) or auto-detect")
         ->check(CLI::IsMember({"auto", "compact", "full"}))
+        ->capture_default_str();
+    cmd->add_option("--max-bytes", o->max_bytes,
+                    "Largest recording accepted, in bytes; a gzip file or standard input is read "
+                    "into memory up to this")
+        ->check(CLI::PositiveNumber)
         ->capture_default_str();
     return {cmd, [o] { return run_dump(*o); }};
 }

@@ -33,7 +33,7 @@
 #include <boost/beast/http.hpp>
 
 #include "common.hpp"
-#include "inputanim/gzip.hpp"
+#include "inputanim/input.hpp"
 #include "inputanim/stream.hpp"
 #include "report_json.hpp"
 
@@ -139,33 +139,38 @@ report oversized(std::uint64_t max_bytes, std::uint64_t bytes) {
     return r;
 }
 
-// The validator of one request body: the stream validator, behind a gzip inflater when the body
-// is gzip-encoded.
+// The validator of one request body: the library's chunk_validator (gzip recognised by content),
+// and a body declared gzip-encoded that is not gzip is a damaged gzip stream at its first byte.
 class body_validator {
   public:
-    body_validator(const validate_options& how, bool gzip) {
-        if (gzip) {
-            packed_.emplace(how);
-        } else {
-            plain_.emplace(how);
-        }
-    }
+    body_validator(const validate_options& how, bool declared_gzip)
+        : v_(how), declared_gzip_(declared_gzip) {}
     stream_status feed(std::span<const std::byte> bytes) {
-        return packed_ ? packed_->feed(bytes) : plain_->feed(bytes);
+        if (not_as_declared()) return stream_status::error;
+        const stream_status s = v_.feed(bytes);
+        return not_as_declared() ? stream_status::error : s;
     }
-    const report& finish() { return packed_ ? packed_->finish() : plain_->finish(); }
-    gzip_error fault() const { return packed_ ? packed_->gzip_fault() : gzip_error{}; }
+    const report& finish() {
+        const report& r = v_.finish();
+        if (!not_as_declared() && !(declared_gzip_ && !v_.gzip())) return r;
+        mismatch_ = report{};
+        mismatch_.error =
+            error{errc::bad_compression, 0, error_place::none, {}, -1, limit_kind::none};
+        return mismatch_;
+    }
     // The recording's bytes taken up to the verdict (inflated for gzip).
-    std::uint64_t bytes() const {
-        return packed_ ? packed_->inflated_bytes() : plain_->bytes_consumed();
-    }
-    std::optional<std::uint64_t> compressed() const {
-        return packed_ ? std::optional(packed_->compressed_bytes()) : std::nullopt;
-    }
+    std::uint64_t bytes() const { return v_.recording_bytes(); }
+    std::optional<std::uint64_t> compressed() const { return v_.compressed_bytes(); }
 
   private:
-    std::optional<stream_validator> plain_;
-    std::optional<gzip_validator> packed_;
+    // The first two bytes are known and are not gzip's, though the body was declared gzip.
+    bool not_as_declared() const {
+        return declared_gzip_ && !v_.gzip() && v_.recording_bytes() >= 2;
+    }
+
+    chunk_validator v_;
+    bool declared_gzip_;
+    report mismatch_{};
 };
 
 // A status for the log when nothing could be answered: the client went away mid-request
@@ -645,14 +650,11 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
     if (too_large) {
         a = report_answer(413, name, oversized(max_bytes, received), received, std::nullopt);
     } else {
+        // A damaged gzip body is an invalid recording (bad_compression), as for a file.
         const report& rep = v.finish();
-        if (const gzip_error fault = v.fault()) {
-            a = error_answer(400, gzip_error_name(fault.code), "request body: " + fault.message());
-        } else {
-            const bool over =
-                rep.error.code == errc::limit_exceeded && rep.error.limit == limit_kind::bytes;
-            a = report_answer(over ? 413 : 200, name, rep, v.bytes(), v.compressed());
-        }
+        const bool over =
+            rep.error.code == errc::limit_exceeded && rep.error.limit == limit_kind::bytes;
+        a = report_answer(over ? 413 : 200, name, rep, v.bytes(), v.compressed());
     }
     a.body_unread = !parser.is_done();
     co_return a;

@@ -176,6 +176,12 @@ class indexer {
     // A PATH from the command line: a folder is walked, anything else is a file to index
     // whatever its content.
     void index_operand(const std::string& operand) {
+        if (operand == "-") {
+            // Standard input: one recording read as it arrives, never a folder.
+            operand_kinds_.push_back(operand_kind::file);
+            add_file(operand, true, nullptr);
+            return;
+        }
         struct stat st {};
         if (::lstat(operand.c_str(), &st) != 0) {
             complain(operand, errno);

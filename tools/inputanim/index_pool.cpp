@@ -19,27 +19,77 @@ bool starts_like_recording(std::span<const std::byte> bytes) {
     return true;
 }
 
-// Opens and maps r's file; false (r unreadable) when that fails.
-bool map_file(file_result& r, mapped_file& file) {
+// Opens r's file through the input layer (a FIFO put in a listed file's place is refused, never
+// waited on); false (r unreadable) when that fails.
+bool open_file(file_result& r, input& file) {
     r.outcome = file_outcome::recording;
     r.bytes = 0;
     r.failure.clear();
-    file = mapped_file::open(r.path, r.failure);
+    file = input::open(r.path, r.failure);
     if (r.failure) {
         r.outcome = file_outcome::unreadable;
         r.failure_code = "unreadable";
         return false;
     }
-    r.bytes = file.size();
+    r.bytes = file.mapped().size();
     return true;
 }
 
+void read_failed(file_result& r, std::error_code io) {
+    r.outcome = file_outcome::unreadable;
+    r.failure = io;
+    r.failure_code = "io_error";
+}
+
+// Whether `file` is read chunk by chunk rather than in a batch: a stream (standard input) or a
+// gzip file, recognised by its first bytes.
+bool read_alone(const input& file, std::error_code& io) {
+    if (!file.is_mapped()) return true;
+    const std::span<const std::byte> bytes = file.mapped();
+    bool gzip = false;
+    io = guarded(bytes, [&] {
+        gzip = bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b};
+    });
+    return gzip;
+}
+
+// A gzip file or a stream, validated as it is inflated or read. A gzip file found by the walk is
+// a recording when its first inflated bytes are (a prefix of) the magic.
+void index_alone(file_result& r, input& file, const validate_options& how) {
+    if (!r.named && file.is_mapped()) {
+        std::array<std::byte, sizeof file_magic> head{};
+        std::error_code io;
+        const std::size_t n = recording_head(file, head, io);
+        if (io) return read_failed(r, io);
+        if (!starts_like_recording({head.data(), n})) {
+            r.outcome = file_outcome::not_recording;
+            return;
+        }
+    }
+    const file_check c = validate_input(file, how);
+    if (c.io) return read_failed(r, c.io);
+    r.rep = c.rep;
+    r.bytes = c.bytes;
+}
+
 // Opens, maps, validates and unmaps the files of `batch` (at most batch_width) together:
-// validate_batch overlaps the cache misses of their structure walks.
+// validate_batch overlaps the cache misses of their structure walks. gzip files and streams are
+// validated one at a time.
 void index_batch(std::span<file_result* const> batch, const validate_options& how) {
-    std::array<mapped_file, batch_width> files;
+    std::array<input, batch_width> files;
     std::array<bool, batch_width> mapped{};
-    for (std::size_t i = 0; i < batch.size(); ++i) mapped[i] = map_file(*batch[i], files[i]);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (!open_file(*batch[i], files[i])) continue;
+        std::error_code io;
+        const bool alone = read_alone(files[i], io);
+        if (io) {
+            read_failed(*batch[i], io);
+        } else if (alone) {
+            index_alone(*batch[i], files[i], how);
+        } else {
+            mapped[i] = true;
+        }
+    }
 
     std::array<std::span<const std::byte>, batch_width> inputs;
     std::array<report, batch_width> reports;
@@ -49,18 +99,20 @@ void index_batch(std::span<file_result* const> batch, const validate_options& ho
         for (std::size_t i = 0; i < batch.size(); ++i) {
             file_result& r = *batch[i];
             if (!mapped[i]) continue;
-            if (!r.named && !starts_like_recording(files[i].bytes())) {
+            if (!r.named && !starts_like_recording(files[i].mapped())) {
                 r.outcome = file_outcome::not_recording;
                 continue;
             }
-            inputs[n] = files[i].bytes();
+            inputs[n] = files[i].mapped();
             targets[n++] = &r;
         }
         validate_batch({inputs.data(), n}, {reports.data(), n}, how);
         for (std::size_t k = 0; k < n; ++k) targets[k]->rep = reports[k];
     };
     std::array<std::span<const std::byte>, batch_width> regions;
-    for (std::size_t i = 0; i < batch.size(); ++i) regions[i] = files[i].bytes();
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        regions[i] = mapped[i] ? files[i].mapped() : std::span<const std::byte>{};
+    }
     const std::size_t failed = guarded_each({regions.data(), batch.size()}, run);
     if (failed == batch.size()) return;
     // The batch was cut short: the cut file is an io_error, and the others are read again one

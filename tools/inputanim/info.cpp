@@ -19,7 +19,7 @@ std::string blocks_text(const block_flags& b) {
     return text.empty() ? "none" : text;
 }
 
-void print_info(const std::string& path, const input_check& c, level checked) {
+void print_info(const std::string& path, const file_check& c, level checked) {
     const report& rep = c.rep;
     const summary& s = rep.summary;
     std::cout << path << ": " << (rep.valid() ? "valid" : "invalid") << " (level "
@@ -62,7 +62,7 @@ command add_info_command(CLI::App& app) {
     return {cmd, [options] {
                 const level checked = options->to_validate_options().level;
                 bool first = true;
-                return check_files(*options, [&](const std::string& path, const input_check& c) {
+                return check_files(*options, [&](const std::string& path, const file_check& c) {
                     // A blank line between files keeps each summary a paragraph.
                     if (!first) std::cout << '\n';
                     first = false;

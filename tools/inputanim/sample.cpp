@@ -22,7 +22,8 @@ struct sample_options {
     std::optional<double> from;
     std::optional<double> to;
     std::string format = "csv";
-    // A gzip file is inflated into memory (sampling needs every curve at once): this bounds it.
+    // A gzip file or standard input is read into memory (sampling needs every curve at once):
+    // this bounds it.
     std::uint64_t max_bytes = std::uint64_t{1} << 30;
 };
 
@@ -66,32 +67,33 @@ void write_json_string(row_writer& out, std::string_view s) {
 }
 
 int run_sample(const sample_options& o) {
-    input_file in;
-    if (const std::error_code ec = open_input(o.file, in)) {
+    std::error_code ec;
+    input in = input::open(o.file, ec);
+    if (ec) {
         std::cerr << "inputanim: " << o.file << ": " << ec.message() << '\n';
         return exit_unreadable;
     }
-    std::vector<std::byte> inflated;
-    const loaded_input input = load_input(in, o.max_bytes, inflated);
-    if (input.io || input.gzip) {
-        std::cerr << "inputanim: " << o.file << ": "
-                  << (input.io ? input.io.message() : "gzip: " + input.gzip.message()) << '\n';
+    validate_options how;
+    how.limits.max_bytes = o.max_bytes;
+    // Sampling needs every curve at once: a gzip file or standard input is read into memory, once
+    // its header passed, up to --max-bytes.
+    std::vector<std::byte> storage;
+    const whole_input whole = read_whole(in, how, storage);
+    if (whole.io) {
+        std::cerr << "inputanim: " << o.file << ": " << whole.io.message() << '\n';
         return exit_unreadable;
     }
-    // What validate says of a file over the ceiling, whether it is mapped or inflated.
-    const error too_large{errc::limit_exceeded, o.max_bytes, error_place::none, {}, -1,
-                          limit_kind::bytes};
-    if (input.too_large) {
-        std::cerr << "inputanim: " << o.file << ": invalid: " << error_text(too_large) << '\n';
+    if (whole.invalid) {
+        std::cerr << "inputanim: " << o.file << ": invalid: " << error_text(whole.invalid) << '\n';
         return exit_invalid;
     }
-    const std::span<const std::byte> bytes = input.bytes;
+    const std::span<const std::byte> bytes = whole.bytes;
     recording rec;
     error structural;
-    read_options how;
-    how.limits.max_bytes = o.max_bytes;
     // Reads of a mapping that another process truncates are an I/O error, not a SIGBUS.
-    if (const std::error_code io = guarded(bytes, [&] { structural = rec.open(bytes, how); })) {
+    if (const std::error_code io = guarded(bytes, [&] {
+            structural = rec.open(bytes, {how.layout, how.limits});
+        })) {
         std::cerr << "inputanim: " << o.file << ": " << io.message() << '\n';
         return exit_unreadable;
     }
@@ -159,7 +161,8 @@ command add_sample_command(CLI::App& app) {
     auto o = std::make_shared<sample_options>();
     CLI::App* cmd = app.add_subcommand(
         "sample", "Evaluate curves at a fixed rate, as MRTK playback does (CSV or JSON)");
-    cmd->add_option("FILE", o->file, "The recording (.bin, or gzip-compressed: .bin.gz)")
+    cmd->add_option("FILE", o->file,
+                    "The recording (.bin, or gzip-compressed: .bin.gz; - for standard input)")
         ->required();
     cmd->add_option("--rate", o->rate, "Samples per second")
         ->required()
@@ -173,8 +176,8 @@ command add_sample_command(CLI::App& app) {
         ->check(CLI::IsMember({"csv", "json"}))
         ->capture_default_str();
     cmd->add_option("--max-bytes", o->max_bytes,
-                    "Largest recording accepted, in bytes; a gzip file is inflated in memory up "
-                    "to this")
+                    "Largest recording accepted, in bytes; a gzip file or standard input is read "
+                    "into memory up to this")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
     return {cmd, [o] { return run_sample(*o); }};

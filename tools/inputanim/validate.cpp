@@ -9,7 +9,7 @@ namespace inputanim::cli {
 
 namespace {
 
-void print_validation(const std::string& path, const input_check& c) {
+void print_validation(const std::string& path, const file_check& c) {
     const report& rep = c.rep;
     if (rep.valid()) {
         std::cout << path << ": valid\n";

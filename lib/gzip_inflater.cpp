@@ -1,4 +1,4 @@
-#include "inputanim/gzip.hpp"
+#include "detail/gzip_inflater.hpp"
 
 #include <zlib.h>
 
@@ -6,7 +6,7 @@
 #include <array>
 #include <new>
 
-namespace inputanim {
+namespace inputanim::detail {
 
 namespace {
 
@@ -21,35 +21,6 @@ constexpr std::size_t max_slice = std::size_t{1} << 30;
 
 bool is_gzip(std::span<const std::byte> head) noexcept {
     return head.size() >= 2 && head[0] == gzip_id1 && head[1] == gzip_id2;
-}
-
-std::string_view gzip_error_name(gzip_errc code) noexcept {
-    switch (code) {
-        case gzip_errc::ok:
-            return "ok";
-        case gzip_errc::truncated:
-            return "gzip_truncated";
-        case gzip_errc::corrupt:
-            return "gzip_corrupt";
-        case gzip_errc::no_memory:
-            return "gzip_no_memory";
-    }
-    return "unknown";
-}
-
-std::string gzip_error::message() const {
-    const std::string where = " after " + std::to_string(offset) + " compressed bytes";
-    switch (code) {
-        case gzip_errc::ok:
-            return "no error";
-        case gzip_errc::truncated:
-            return offset == 0 ? "the gzip stream is empty" : "the gzip stream ends early" + where;
-        case gzip_errc::corrupt:
-            return "the gzip stream is damaged (" + std::string(detail) + ")" + where;
-        case gzip_errc::no_memory:
-            return "out of memory for the gzip inflater";
-    }
-    return "unknown gzip error";
 }
 
 struct gzip_inflater::state {
@@ -68,24 +39,25 @@ gzip_inflater::~gzip_inflater() = default;
 bool gzip_inflater::start() noexcept {
     state_.reset(new (std::nothrow) state);
     if (!state_) {
-        fail(gzip_errc::no_memory, "");
+        fail(gzip_fault::no_memory);
         return false;
     }
     if (inflateInit2(&state_->z, gzip_window_bits) != Z_OK) {
         state_.reset();
-        fail(gzip_errc::no_memory, "");
+        fail(gzip_fault::no_memory);
         return false;
     }
     return true;
 }
 
-void gzip_inflater::fail(gzip_errc code, const char* detail) noexcept {
-    error_ = gzip_error{code, compressed_, detail != nullptr ? detail : ""};
+void gzip_inflater::fail(gzip_fault code) noexcept {
+    fault_ = code;
+    fault_offset_ = compressed_;
 }
 
 bool gzip_inflater::write_to(std::span<const std::byte> compressed, sink_function sink,
                              void* context) {
-    if (error_ || stopped_) return false;
+    if (fault_ != gzip_fault::none || stopped_) return false;
     if (!state_ && !start()) return false;
     z_stream& z = state_->z;
     const std::byte* next = compressed.data();
@@ -127,7 +99,7 @@ bool gzip_inflater::write_to(std::span<const std::byte> compressed, sink_functio
                 // No progress without more input: this slice is used up.
                 break;
             } else if (rc != Z_OK) {
-                fail(rc == Z_MEM_ERROR ? gzip_errc::no_memory : gzip_errc::corrupt, z.msg);
+                fail(rc == Z_MEM_ERROR ? gzip_fault::no_memory : gzip_fault::corrupt);
                 return false;
             }
         }
@@ -135,39 +107,11 @@ bool gzip_inflater::write_to(std::span<const std::byte> compressed, sink_functio
     return true;
 }
 
-const gzip_error& gzip_inflater::finish() noexcept {
-    if (!error_ && !stopped_ && (in_member_ || !any_member_)) fail(gzip_errc::truncated, "");
-    return error_;
-}
-
-gzip_validator::gzip_validator(const validate_options& options) noexcept : validator_(options) {}
-
-stream_status gzip_validator::feed(std::span<const std::byte> compressed) noexcept {
-    if (status_ == stream_status::error || finished_) return status_;
-    // The validator's own max_bytes check stops the inflation of a bomb at the piece that
-    // passes the ceiling.
-    inflater_.write(compressed, [this](std::span<const std::byte> piece) {
-        return validator_.feed(piece) != stream_status::error;
-    });
-    if (validator_.status() == stream_status::error) {
-        status_ = stream_status::error;
-    } else if (inflater_.error()) {
-        gzip_ = inflater_.error();
-        status_ = stream_status::error;
+gzip_fault gzip_inflater::finish() noexcept {
+    if (fault_ == gzip_fault::none && !stopped_ && (in_member_ || !any_member_)) {
+        fail(gzip_fault::truncated);
     }
-    return status_;
+    return fault_;
 }
 
-const report& gzip_validator::finish() noexcept {
-    if (finished_) return result();
-    finished_ = true;
-    if (status_ == stream_status::error) return result();
-    if (const gzip_error& e = inflater_.finish()) {
-        gzip_ = e;
-        status_ = stream_status::error;
-        return result();
-    }
-    return validator_.finish();
-}
-
-}  // namespace inputanim
+}  // namespace inputanim::detail

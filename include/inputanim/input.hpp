@@ -1,0 +1,173 @@
+// The front door: from a name the user typed (a path, or `-` for standard input) or an open
+// descriptor to the bytes of a recording, whatever they arrive as. Every command of the
+// `inputanim` tool reads through here. Only in builds with INPUTANIM_WITH_MAPPING (the I/O layer).
+//
+//     std::error_code ec;
+//     inputanim::input in = inputanim::input::open(name, ec);   // never blocks
+//     const inputanim::file_check c = inputanim::validate_input(in, options);
+//
+// Or in one call: inputanim::validate_file(name, options). Bytes that arrive in chunks (an
+// upload) go through chunk_validator. gzip is recognised by content (the first bytes 1f 8b),
+// never by the name, and inflated as it is read: nothing is inflated whole unless a command asks
+// for the whole recording in memory (read_whole), and then only once its header passed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "inputanim/stream.hpp"
+#include "inputanim/validate.hpp"
+
+namespace inputanim {
+
+namespace detail {
+class gzip_inflater;
+}  // namespace detail
+
+// An opened input: a regular file is mapped; anything else (standard input named by `-`: a pipe,
+// a terminal, a socket) is a stream read in chunks. Move-only; closes its descriptor.
+class input {
+  public:
+    input() noexcept;
+    input(input&&) noexcept;
+    input& operator=(input&&) noexcept;
+    input(const input&) = delete;
+    input& operator=(const input&) = delete;
+    ~input();
+
+    // `-` is standard input (any type, read as a stream; a regular file there is mapped). Any
+    // other name is a path, opened once without blocking: a directory is is_a_directory, a FIFO,
+    // socket or device is refused at once (not_regular_file_category(), see message()), and
+    // the open's own errors (no_such_file_or_directory, permission_denied, ...) are passed on.
+    static input open(std::string_view name, std::error_code& ec) noexcept;
+    // An already-open descriptor, taken over (closed with the input even on failure). With
+    // `any_type` a FIFO, socket or device is read as a stream, as standard input is; without, it
+    // is refused as open() refuses it.
+    static input from_fd(int fd, std::error_code& ec, bool any_type = true) noexcept;
+
+    bool is_open() const noexcept;
+    // A regular file: its bytes are mapped() (read them under guarded(): another process may
+    // truncate the file). Otherwise the input is a stream, read by read().
+    bool is_mapped() const noexcept;
+    std::span<const std::byte> mapped() const noexcept;
+    // The next bytes of a stream into `buffer` (blocking until some arrive); 0 at its end. For a
+    // mapped input, copies the mapping out under the guard (io_error when a page vanished).
+    std::size_t read(std::span<std::byte> buffer, std::error_code& ec) noexcept;
+
+  private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+// The error category of an input refused for its type: "not a regular file (a FIFO); use - to
+// read standard input". Its values are the S_IFMT bits of the file's type.
+const std::error_category& not_regular_file_category() noexcept;
+
+// A validator of bytes arriving in chunks that recognises gzip by content: when the first two
+// bytes are 1f 8b the chunks are inflated as they come (zlib) and the inflated recording is
+// checked by a stream_validator, else the chunks go to the stream validator as they are. The
+// report is the stream validator's over the recording (docs/STREAMING.md); a gzip stream that
+// cannot be inflated (bad header, bad data, bad CRC or length, cut short, or bytes after the
+// last member that do not start another) is bad_compression at the compressed bytes taken when
+// inflation failed. The max_bytes limit applies to the inflated recording and stops the
+// inflation. Memory is bounded: about 60 KiB for zlib and one piece of inflated bytes.
+struct whole_input;
+whole_input read_whole(input& in, const validate_options& options,
+                       std::vector<std::byte>& storage) noexcept;
+
+class chunk_validator {
+  public:
+    explicit chunk_validator(const validate_options& options = {}) noexcept;
+    chunk_validator(chunk_validator&&) noexcept;
+    chunk_validator& operator=(chunk_validator&&) noexcept;
+    chunk_validator(const chunk_validator&) = delete;
+    chunk_validator& operator=(const chunk_validator&) = delete;
+    ~chunk_validator();
+
+    // Returns `error` once the verdict is final. For gzip never `done`: the gzip trailer (the
+    // CRC that vouches for the bytes) follows the recording's last byte.
+    stream_status feed(std::span<const std::byte> chunk) noexcept;
+    const report& finish() noexcept;
+    const report& result() const noexcept;
+
+    // Whether the bytes are gzip (known after the first two bytes).
+    bool gzip() const noexcept { return gzip_; }
+    // Recording bytes taken up to the verdict (inflated ones for gzip).
+    std::uint64_t recording_bytes() const noexcept { return validator_.bytes_consumed(); }
+    // gzip only: the compressed bytes taken.
+    std::optional<std::uint64_t> compressed_bytes() const noexcept;
+
+  private:
+    void take(std::span<const std::byte> bytes) noexcept;
+    void fail(errc code, std::uint64_t offset) noexcept;
+    bool accept(std::span<const std::byte> piece) noexcept;
+
+    stream_validator validator_;
+    std::unique_ptr<detail::gzip_inflater> inflater_;
+    friend whole_input read_whole(input& in, const validate_options& options,
+                                  std::vector<std::byte>& storage) noexcept;
+
+    // Set when the input failed below the recording (bad_compression, or io_error when memory
+    // ran out): the verdict instead of the validator's.
+    report fault_{};
+    bool faulted_ = false;
+    // read_whole's storage: every recording byte the validator accepted is kept there.
+    std::vector<std::byte>* keep_ = nullptr;
+    std::uint64_t max_bytes_ = 0;
+    std::byte first_{};
+    std::uint8_t held_ = 0;
+    bool decided_ = false;
+    bool gzip_ = false;
+    bool finished_ = false;
+};
+
+// What `inputanim validate --json` says of one input.
+struct file_check {
+    report rep{};
+    // The recording's size: the file's, or for gzip or a stream the bytes read up to the verdict.
+    std::uint64_t bytes = 0;
+    // gzip only: the compressed bytes read.
+    std::optional<std::uint64_t> compressed_bytes;
+    // The input could not be opened or read whole: `rep` is then no verdict.
+    std::error_code io;
+};
+
+// Validates an opened input: a mapped plain file whole (options.threads apply), a gzip file or a
+// stream chunk by chunk through chunk_validator.
+file_check validate_input(input& in, const validate_options& options) noexcept;
+// input::open(name) then validate_input: what `inputanim validate` reports for `name`.
+file_check validate_file(std::string_view name, const validate_options& options) noexcept;
+
+// The recording all at once, for what needs random access (views, sampling).
+struct whole_input {
+    // The mapping of a plain regular file, or the bytes read (inflated) into the storage.
+    std::span<const std::byte> bytes;
+    // Whether `bytes` is a mapping: read it under guarded().
+    bool mapped = false;
+    // Set when the bytes could not be read whole: not the recording. An invalid header, a
+    // recording passing options.limits.max_bytes (limit_exceeded, max_bytes), or a damaged gzip
+    // stream (bad_compression) is `error`; then `bytes` is empty.
+    error invalid{};
+    std::error_code io;
+    std::optional<std::uint64_t> compressed_bytes;
+};
+// A mapped plain file as it is; anything else (gzip, a stream) is read into `storage` only after
+// its first bytes passed the header check (a gzip of zeros is bad_magic after one piece), growing
+// with the bytes read and never past options.limits.max_bytes. The recording's structure is
+// checked on the way (options.level is ignored), so a structural error is found without
+// reading further.
+whole_input read_whole(input& in, const validate_options& options,
+                       std::vector<std::byte>& storage) noexcept;
+
+// The first bytes of the recording in a mapped input, inflated when it is gzip, into `head` (as
+// many as there are, up to head.size()): enough to tell a recording by its magic.
+std::size_t recording_head(const input& in, std::span<std::byte> head,
+                           std::error_code& ec) noexcept;
+
+}  // namespace inputanim

@@ -1,0 +1,437 @@
+#include "inputanim/input.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <string>
+#include <thread>
+
+#include "detail/gzip_inflater.hpp"
+#include "inputanim/mapped_file.hpp"
+
+namespace inputanim {
+
+namespace {
+
+// Chunks read from a stream, or copied out of a mapping for the inflater.
+constexpr std::size_t chunk_size = 64 * 1024;
+
+std::error_code last_error() {
+    return {errno, std::generic_category()};
+}
+
+class not_regular_file_category_impl final : public std::error_category {
+  public:
+    const char* name() const noexcept override { return "inputanim.not_regular_file"; }
+    std::string message(int type) const override {
+        const char* what = "of an unknown type";
+        switch (static_cast<mode_t>(type)) {
+            case S_IFIFO:
+                what = "a FIFO";
+                break;
+            case S_IFSOCK:
+                what = "a socket";
+                break;
+            case S_IFCHR:
+                what = "a character device";
+                break;
+            case S_IFBLK:
+                what = "a block device";
+                break;
+            default:
+                break;
+        }
+        return std::string("not a regular file (") + what + "); use - to read standard input";
+    }
+};
+
+// The one call that validates a whole mapped recording, so that the switch to the library's one
+// validate(bytes, options) is one line.
+void validate_whole(std::span<const std::byte> bytes, const validate_options& options, report& out,
+                    std::error_code& io) {
+    const unsigned threads =
+        options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    io = validate_guarded(bytes, options, threads, out);
+}
+
+}  // namespace
+
+const std::error_category& not_regular_file_category() noexcept {
+    static const not_regular_file_category_impl category;
+    return category;
+}
+
+struct input::impl {
+    int fd = -1;
+    const std::byte* map = nullptr;
+    std::size_t size = 0;
+    bool mapped = false;
+    // The next byte of the mapping read() hands out.
+    std::size_t pos = 0;
+
+    ~impl() {
+        if (map != nullptr) ::munmap(const_cast<std::byte*>(map), size);
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+input::input() noexcept = default;
+input::input(input&&) noexcept = default;
+input& input::operator=(input&&) noexcept = default;
+input::~input() = default;
+
+input input::open(std::string_view name, std::error_code& ec) noexcept {
+    ec.clear();
+    if (name == "-") {
+        // A descriptor of its own, so that closing the input leaves standard input open.
+        const int fd = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+        if (fd < 0) {
+            ec = last_error();
+            return {};
+        }
+        return from_fd(fd, ec, true);
+    }
+    std::string path;
+    try {
+        path.assign(name);
+    } catch (const std::bad_alloc&) {
+        ec = std::make_error_code(std::errc::not_enough_memory);
+        return {};
+    }
+    // O_NONBLOCK: opening a FIFO without a writer would otherwise wait for one, before fstat can
+    // tell what the file is. O_NOCTTY: a terminal named here never becomes ours.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        ec = last_error();
+        return {};
+    }
+    return from_fd(fd, ec, false);
+}
+
+input input::from_fd(int fd, std::error_code& ec, bool any_type) noexcept {
+    ec.clear();
+    input result;
+    auto m = std::unique_ptr<impl>(new (std::nothrow) impl);
+    if (!m) {
+        ::close(fd);
+        ec = std::make_error_code(std::errc::not_enough_memory);
+        return result;
+    }
+    m->fd = fd;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        ec = last_error();
+        return result;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        ec = std::make_error_code(std::errc::is_a_directory);
+        return result;
+    }
+    const bool regular = S_ISREG(st.st_mode);
+    if (!regular && !any_type) {
+        ec = std::error_code(static_cast<int>(st.st_mode & S_IFMT), not_regular_file_category());
+        return result;
+    }
+    // Reads wait for data from here on (a pipe's writer may be slower than this reader).
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        ec = last_error();
+        return result;
+    }
+    // A regular file is mapped from its start, unless (as standard input) it was already read
+    // from: then its bytes from the current position on are the input, read as a stream.
+    const bool at_start = ::lseek(fd, 0, SEEK_CUR) == 0;
+    if (regular && at_start) {
+        m->mapped = true;
+        m->size = static_cast<std::size_t>(st.st_size);
+        if (m->size > 0) {
+            void* p = ::mmap(nullptr, m->size, PROT_READ, MAP_SHARED, fd, 0);
+            if (p == MAP_FAILED) {
+                ec = last_error();
+                m->size = 0;
+                return result;
+            }
+            m->map = static_cast<const std::byte*>(p);
+        }
+    }
+    result.impl_ = std::move(m);
+    return result;
+}
+
+bool input::is_open() const noexcept {
+    return impl_ != nullptr;
+}
+
+bool input::is_mapped() const noexcept {
+    return impl_ && impl_->mapped;
+}
+
+std::span<const std::byte> input::mapped() const noexcept {
+    if (!is_mapped()) return {};
+    return {impl_->map, impl_->size};
+}
+
+std::size_t input::read(std::span<std::byte> buffer, std::error_code& ec) noexcept {
+    ec.clear();
+    if (!impl_ || buffer.empty()) return 0;
+    if (impl_->mapped) {
+        const std::size_t n = std::min(buffer.size(), impl_->size - impl_->pos);
+        const std::byte* from = impl_->map + impl_->pos;
+        if (n > 0) {
+            ec = guarded(mapped(), [&] { std::memcpy(buffer.data(), from, n); });
+            if (ec) return 0;
+        }
+        impl_->pos += n;
+        return n;
+    }
+    for (;;) {
+        const ssize_t n = ::read(impl_->fd, buffer.data(), buffer.size());
+        if (n >= 0) return static_cast<std::size_t>(n);
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            // Another holder of the descriptor made it non-blocking again: wait for data.
+            pollfd p{impl_->fd, POLLIN, 0};
+            if (::poll(&p, 1, -1) >= 0 || errno == EINTR) continue;
+        }
+        ec = last_error();
+        return 0;
+    }
+}
+
+chunk_validator::chunk_validator(const validate_options& options) noexcept
+    : validator_(options), max_bytes_(options.limits.max_bytes) {}
+chunk_validator::chunk_validator(chunk_validator&&) noexcept = default;
+chunk_validator& chunk_validator::operator=(chunk_validator&&) noexcept = default;
+chunk_validator::~chunk_validator() = default;
+
+const report& chunk_validator::result() const noexcept {
+    return faulted_ ? fault_ : validator_.result();
+}
+
+std::optional<std::uint64_t> chunk_validator::compressed_bytes() const noexcept {
+    if (!gzip_) return std::nullopt;
+    return inflater_ ? inflater_->compressed_bytes() : 0;
+}
+
+void chunk_validator::fail(errc code, std::uint64_t offset) noexcept {
+    fault_ = validator_.result();
+    fault_.error = error{code, offset, error_place::none, {}, -1, limit_kind::none};
+    faulted_ = true;
+}
+
+bool chunk_validator::accept(std::span<const std::byte> piece) noexcept {
+    if (validator_.feed(piece) == stream_status::error) return false;
+    if (keep_ == nullptr) return true;
+    // Past the header check only (the validator just saw these bytes), and never more than the
+    // byte ceiling: the validator stopped anything beyond it. Grown geometrically, but clamped
+    // to the ceiling so that the last growth does not double past it.
+    const std::size_t needed = keep_->size() + piece.size();
+    if (needed > keep_->capacity()) {
+        const std::uint64_t ceiling = max_bytes_;
+        const std::uint64_t doubled = std::max<std::uint64_t>(
+            needed, std::max<std::uint64_t>(2 * keep_->capacity(), chunk_size));
+        try {
+            keep_->reserve(static_cast<std::size_t>(
+                std::min(doubled, std::max<std::uint64_t>(ceiling, needed))));
+        } catch (const std::bad_alloc&) {
+            fail(errc::io_error, validator_.bytes_consumed());
+            return false;
+        }
+    }
+    keep_->insert(keep_->end(), piece.begin(), piece.end());
+    return true;
+}
+
+void chunk_validator::take(std::span<const std::byte> bytes) noexcept {
+    if (!gzip_) {
+        accept(bytes);
+        return;
+    }
+    inflater_->write(bytes, [this](std::span<const std::byte> piece) { return accept(piece); });
+    if (faulted_ || validator_.status() == stream_status::error) return;
+    if (const detail::gzip_fault f = inflater_->fault(); f != detail::gzip_fault::none) {
+        fail(f == detail::gzip_fault::no_memory ? errc::io_error : errc::bad_compression,
+             inflater_->fault_offset());
+    }
+}
+
+stream_status chunk_validator::feed(std::span<const std::byte> chunk) noexcept {
+    if (!finished_ && !faulted_ && validator_.status() != stream_status::error && !chunk.empty()) {
+        if (!decided_) {
+            if (held_ == 0 && chunk.size() == 1) {
+                first_ = chunk[0];
+                held_ = 1;
+                return stream_status::more;
+            }
+            const std::array<std::byte, 2> head =
+                held_ != 0 ? std::array{first_, chunk[0]} : std::array{chunk[0], chunk[1]};
+            decided_ = true;
+            gzip_ = detail::is_gzip(head);
+            if (gzip_) {
+                inflater_.reset(new (std::nothrow) detail::gzip_inflater);
+                if (!inflater_) fail(errc::io_error, 0);
+            }
+            if (held_ != 0 && !faulted_) take({&first_, 1});
+            held_ = 0;
+        }
+        if (!faulted_) take(chunk);
+    }
+    if (faulted_) return stream_status::error;
+    const stream_status s = validator_.status();
+    // For gzip only finish() concludes: the trailer's CRC vouches for the bytes before it.
+    return gzip_ && s == stream_status::done ? stream_status::more : s;
+}
+
+const report& chunk_validator::finish() noexcept {
+    if (finished_) return result();
+    finished_ = true;
+    if (faulted_ || validator_.status() == stream_status::error) return result();
+    if (!decided_) {
+        // Fewer than two bytes: not gzip.
+        decided_ = true;
+        if (held_ != 0) take({&first_, 1});
+        held_ = 0;
+        if (validator_.status() == stream_status::error) return result();
+    }
+    if (gzip_) {
+        if (const detail::gzip_fault f = inflater_->finish(); f != detail::gzip_fault::none) {
+            fail(f == detail::gzip_fault::no_memory ? errc::io_error : errc::bad_compression,
+                 inflater_->fault_offset());
+            return result();
+        }
+    }
+    return validator_.finish();
+}
+
+namespace {
+
+// Reads `in` chunk by chunk into `v` until its verdict is final or the input ends.
+std::error_code feed_all(input& in, chunk_validator& v) noexcept {
+    std::array<std::byte, chunk_size> chunk;
+    std::error_code ec;
+    for (;;) {
+        const std::size_t n = in.read(chunk, ec);
+        if (ec || n == 0) return ec;
+        if (v.feed({chunk.data(), n}) == stream_status::error) return {};
+    }
+}
+
+// Whether a mapped input starts with gzip's identification bytes.
+bool mapped_gzip(const input& in, std::error_code& ec) noexcept {
+    const std::span<const std::byte> bytes = in.mapped();
+    bool gzip = false;
+    ec = guarded(bytes, [&] { gzip = detail::is_gzip(bytes); });
+    return gzip;
+}
+
+}  // namespace
+
+file_check validate_input(input& in, const validate_options& options) noexcept {
+    file_check c;
+    if (in.is_mapped()) {
+        const bool gzip = mapped_gzip(in, c.io);
+        if (c.io) return c;
+        if (!gzip) {
+            c.bytes = in.mapped().size();
+            validate_whole(in.mapped(), options, c.rep, c.io);
+            if (!c.io && c.rep.error.code == errc::io_error) {
+                c.io = std::make_error_code(std::errc::io_error);
+            }
+            return c;
+        }
+    }
+    chunk_validator v(options);
+    c.io = feed_all(in, v);
+    c.rep = v.finish();
+    c.bytes = v.recording_bytes();
+    c.compressed_bytes = v.compressed_bytes();
+    if (!c.io && c.rep.error.code == errc::io_error) {
+        c.io = std::make_error_code(std::errc::io_error);
+    }
+    return c;
+}
+
+file_check validate_file(std::string_view name, const validate_options& options) noexcept {
+    std::error_code ec;
+    input in = input::open(name, ec);
+    if (ec) {
+        file_check c;
+        c.io = ec;
+        return c;
+    }
+    return validate_input(in, options);
+}
+
+whole_input read_whole(input& in, const validate_options& options,
+                       std::vector<std::byte>& storage) noexcept {
+    whole_input w;
+    storage.clear();
+    if (in.is_mapped()) {
+        const bool gzip = mapped_gzip(in, w.io);
+        if (w.io) return w;
+        if (!gzip) {
+            w.bytes = in.mapped();
+            w.mapped = true;
+            return w;
+        }
+    }
+    validate_options structure = options;
+    structure.level = level::structure;
+    chunk_validator v(structure);
+    v.keep_ = &storage;
+    w.io = feed_all(in, v);
+    const report& r = v.finish();
+    w.compressed_bytes = v.compressed_bytes();
+    if (w.io || r.error.code == errc::io_error) {
+        if (!w.io) w.io = std::make_error_code(std::errc::io_error);
+    } else if (!r.valid()) {
+        w.invalid = r.error;
+    }
+    if (w.io || w.invalid) {
+        storage.clear();
+        storage.shrink_to_fit();
+        return w;
+    }
+    w.bytes = storage;
+    return w;
+}
+
+std::size_t recording_head(const input& in, std::span<std::byte> head,
+                           std::error_code& ec) noexcept {
+    ec.clear();
+    const std::span<const std::byte> bytes = in.mapped();
+    const bool gzip = mapped_gzip(in, ec);
+    if (ec) return 0;
+    if (!gzip) {
+        const std::size_t n = std::min(head.size(), bytes.size());
+        ec = guarded(bytes, [&] { std::memcpy(head.data(), bytes.data(), n); });
+        return ec ? 0 : n;
+    }
+    // The inflater never reads the mapping itself: a chunk is copied out under the guard first.
+    detail::gzip_inflater inflater;
+    std::array<std::byte, 4096> chunk;
+    std::size_t got = 0;
+    for (std::size_t pos = 0; pos < bytes.size() && got < head.size(); pos += chunk.size()) {
+        const std::size_t n = std::min(chunk.size(), bytes.size() - pos);
+        ec = guarded(bytes, [&] { std::memcpy(chunk.data(), bytes.data() + pos, n); });
+        if (ec) return 0;
+        const bool going = inflater.write({chunk.data(), n}, [&](std::span<const std::byte> piece) {
+            const std::size_t k = std::min(piece.size(), head.size() - got);
+            std::memcpy(head.data() + got, piece.data(), k);
+            got += k;
+            return got < head.size();
+        });
+        if (!going) break;
+    }
+    return got;
+}
+
+}  // namespace inputanim

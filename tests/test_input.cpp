@@ -1,0 +1,187 @@
+// The front door (input.hpp): a path, `-` or a descriptor to bytes; regular files mapped, gzip
+// recognised by content, and validate_file's verdict the same as validate() of the recording.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "inputanim/input.hpp"
+#include "support/builders.hpp"
+#include "support/gzip_bytes.hpp"
+#include "support/run_process.hpp"
+
+using namespace inputanim;
+using namespace inputanim::testing;
+
+namespace {
+
+std::string write_to(const std::filesystem::path& p, const bytes& b) {
+    std::ofstream out(p, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    return p.string();
+}
+
+// A pipe whose read end is handed to from_fd, fed `b` by a thread then closed.
+struct piped {
+    int read_end = -1;
+    std::thread writer;
+    explicit piped(const bytes& b) {
+        int fds[2];
+        EXPECT_EQ(::pipe(fds), 0);
+        read_end = fds[0];
+        writer = std::thread([fd = fds[1], &b] {
+            std::size_t done = 0;
+            while (done < b.size()) {
+                const ssize_t n = ::write(fd, b.data() + done, b.size() - done);
+                if (n <= 0) break;
+                done += static_cast<std::size_t>(n);
+            }
+            ::close(fd);
+        });
+    }
+    ~piped() { writer.join(); }
+};
+
+TEST(Input, ARegularFileIsMappedWhole) {
+    scratch_folder dir;
+    const bytes raw = small_file(shape::v11_compact);
+    std::error_code ec;
+    input in = input::open(write_to(dir.path() / "a.bin", raw), ec);
+    ASSERT_FALSE(ec) << ec.message();
+    EXPECT_TRUE(in.is_mapped());
+    ASSERT_EQ(in.mapped().size(), raw.size());
+    EXPECT_TRUE(std::equal(raw.begin(), raw.end(), in.mapped().begin()));
+}
+
+TEST(Input, AnEmptyFileIsAnEmptyMapping) {
+    scratch_folder dir;
+    std::error_code ec;
+    input in = input::open(write_to(dir.path() / "e.bin", {}), ec);
+    ASSERT_FALSE(ec);
+    EXPECT_TRUE(in.is_mapped());
+    EXPECT_TRUE(in.mapped().empty());
+}
+
+TEST(Input, ValidateFileOfAPlainFileIsValidateOfItsBytes) {
+    scratch_folder dir;
+    const bytes raw = small_file(shape::v11_compact);
+    const file_check c = validate_file(write_to(dir.path() / "a.bin", raw), {});
+    EXPECT_FALSE(c.io);
+    EXPECT_TRUE(c.rep.error == validate(view(raw)).error);
+    EXPECT_EQ(c.bytes, raw.size());
+    EXPECT_FALSE(c.compressed_bytes);
+}
+
+TEST(Input, GzipIsRecognisedByContentWhateverTheName) {
+    scratch_folder dir;
+    const bytes raw = small_file(shape::v11_compact);
+    const bytes packed = gzip_compress(raw);
+    const file_check c = validate_file(write_to(dir.path() / "plain-name.bin", packed), {});
+    EXPECT_FALSE(c.io);
+    EXPECT_TRUE(c.rep.valid());
+    EXPECT_EQ(c.bytes, raw.size());
+    ASSERT_TRUE(c.compressed_bytes);
+    EXPECT_EQ(*c.compressed_bytes, packed.size());
+}
+
+TEST(Input, ADescriptorOnAPipeIsReadAsAStream) {
+    const bytes raw = small_file(shape::v10);
+    for (const bytes& sent : {raw, gzip_compress(raw)}) {
+        piped p(sent);
+        std::error_code ec;
+        input in = input::from_fd(p.read_end, ec);
+        ASSERT_FALSE(ec);
+        EXPECT_FALSE(in.is_mapped());
+        const file_check c = validate_input(in, {});
+        EXPECT_FALSE(c.io);
+        EXPECT_TRUE(c.rep.valid());
+        EXPECT_EQ(c.bytes, raw.size());
+    }
+}
+
+TEST(Input, DashIsStandardInput) {
+    // In a child whose standard input is a pipe: the test's own stdin stays as it is.
+    const bytes packed = gzip_compress(small_file(shape::v11_compact));
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::dup2(fds[0], STDIN_FILENO);
+        ::close(fds[0]);
+        ::close(fds[1]);
+        const file_check c = validate_file("-", {});
+        std::_Exit(!c.io && c.rep.valid() && c.compressed_bytes ? 0 : 1);
+    }
+    ::close(fds[0]);
+    EXPECT_EQ(::write(fds[1], packed.data(), packed.size()), static_cast<ssize_t>(packed.size()));
+    ::close(fds[1]);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+TEST(Input, ReadWholeOfAMappedPlainFileIsItsMapping) {
+    scratch_folder dir;
+    const bytes raw = small_file(shape::v11_compact);
+    std::error_code ec;
+    input in = input::open(write_to(dir.path() / "a.bin", raw), ec);
+    std::vector<std::byte> storage;
+    const whole_input w = read_whole(in, {}, storage);
+    EXPECT_TRUE(w.mapped);
+    EXPECT_EQ(w.bytes.data(), in.mapped().data());
+    EXPECT_TRUE(storage.empty());
+}
+
+TEST(Input, ReadWholeInflatesAGzipFileIntoStorageGrowingNoFurtherThanTheCeiling) {
+    scratch_folder dir;
+    const bytes raw = small_file(shape::v11_compact);
+    std::error_code ec;
+    input in = input::open(write_to(dir.path() / "a.gz", gzip_compress(raw)), ec);
+    validate_options how;
+    how.limits.max_bytes = raw.size();
+    std::vector<std::byte> storage;
+    const whole_input w = read_whole(in, how, storage);
+    EXPECT_FALSE(w.io);
+    EXPECT_FALSE(w.invalid);
+    EXPECT_FALSE(w.mapped);
+    ASSERT_EQ(w.bytes.size(), raw.size());
+    EXPECT_TRUE(std::equal(raw.begin(), raw.end(), w.bytes.begin()));
+    EXPECT_LE(storage.capacity(), raw.size());
+}
+
+TEST(Input, RecordingHeadInflatesTheFirstBytesOfAGzipFile) {
+    scratch_folder dir;
+    const bytes raw = small_file(shape::v11_compact);
+    std::error_code ec;
+    input in = input::open(write_to(dir.path() / "a.gz", gzip_compress(raw)), ec);
+    std::array<std::byte, 4> head{};
+    EXPECT_EQ(recording_head(in, head, ec), 4u);
+    EXPECT_FALSE(ec);
+    EXPECT_TRUE(std::equal(head.begin(), head.end(), raw.begin()));
+}
+
+TEST(ChunkValidator, PlainChunksGiveTheStreamValidatorsReport) {
+    const bytes raw = small_file(shape::v11_compact);
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{3}, raw.size()}) {
+        chunk_validator v;
+        for (std::size_t pos = 0; pos < raw.size(); pos += chunk) {
+            v.feed(std::span(raw).subspan(pos, std::min(chunk, raw.size() - pos)));
+        }
+        stream_validator s;
+        s.feed(view(raw));
+        EXPECT_TRUE(v.finish().error == s.finish().error) << chunk;
+        EXPECT_FALSE(v.gzip());
+        EXPECT_FALSE(v.compressed_bytes());
+    }
+}
+
+}  // namespace
