@@ -7,9 +7,9 @@
 #include <string>
 
 #include "detail/block_checks.hpp"
-#include "detail/checks.hpp"
 #include "detail/content.hpp"
 #include "detail/load.hpp"
+#include "detail/rules.hpp"
 #include "detail/utf8.hpp"
 
 namespace inputanim {
@@ -419,7 +419,7 @@ void walk_side_by_side(std::span<const std::span<const std::byte>> inputs,
             if (it == item::marker) continue;
             const bool detects = options.layout == layout_choice::automatic &&
                                  w.r.header().minor == 1 && w.r.header().layout == layout::compact;
-            if (it == item::error && detects && w.r.error().code != errc::limit_exceeded) {
+            if (it == item::error && detects && !detail::sound_walk(w.r.error())) {
                 w.r = reader(inputs[i], read_options{layout_choice::full, options.limits});
                 continue;
             }

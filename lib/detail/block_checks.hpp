@@ -21,7 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "detail/checks.hpp"
+#include "detail/rules.hpp"
 #include "detail/load.hpp"
 #include "inputanim/format.hpp"
 
