@@ -118,13 +118,16 @@ void BM_ValidateFull(benchmark::State& state, const char* name) {
     BM_Validate(state, name, level::full);
 }
 
-// validate_guarded on two threads: the content checks split between both cores.
+// validate on two threads: the content checks split between both cores.
 void BM_ValidateFullTwoThreads(benchmark::State& state, const char* name) {
     const auto bytes = mapped(name);
     if (!have(state, bytes, name)) return;
     for (auto _ : state) {
         report r;
-        if (validate_guarded(bytes, validate_options{level::full}, 2, r) || !r.valid()) {
+        validate_options two{level::full};
+        two.threads = 2;
+        r = validate(bytes, two);
+        if (!r.valid()) {
             state.SkipWithError("the generated file is invalid");
         }
         benchmark::DoNotOptimize(r);
@@ -185,7 +188,7 @@ const std::vector<std::span<const std::byte>>& index_set() {
     return bytes;
 }
 
-// The summaries of the index set: one validate per file, or validate_batch over them all.
+// The summaries of the index set: one validate per file, or the many-inputs validate over them all.
 void BM_SummaryOfManyFiles(benchmark::State& state, bool batch) {
     const auto& files = index_set();
     if (files.empty()) {
@@ -196,7 +199,7 @@ void BM_SummaryOfManyFiles(benchmark::State& state, bool batch) {
     const validate_options summary{level::structure};
     for (auto _ : state) {
         if (batch) {
-            validate_batch(files, reports, summary);
+            validate(files, reports, summary);
         } else {
             for (std::size_t i = 0; i < files.size(); ++i) reports[i] = validate(files[i], summary);
         }

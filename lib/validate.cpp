@@ -11,6 +11,8 @@
 #include "detail/load.hpp"
 #include "detail/rules.hpp"
 #include "detail/utf8.hpp"
+#include "detail/validate_parts.hpp"
+#include "inputanim/guard.hpp"
 
 namespace inputanim {
 
@@ -431,11 +433,25 @@ void walk_side_by_side(std::span<const std::span<const std::byte>> inputs,
 
 }  // namespace
 
-error check_content(const recording& rec) noexcept {
-    return detail::check_content(rec, 0, rec.curves().size(), true, nullptr);
+namespace detail {
+
+std::optional<std::uint64_t> fault_in(std::span<const std::byte> region, void (*fn)(void*),
+                                      void* context) noexcept {
+    std::uint64_t at = 0;
+    const std::error_code ec = run_guarded(region, fn, context, &at);
+    if (ec == std::errc::io_error) return at;
+    // No guard could be armed (the handler could not be installed): read unguarded.
+    if (ec) fn(context);
+    return std::nullopt;
 }
 
-report validate(std::span<const std::byte> bytes, const validate_options& options) noexcept {
+report io_fault(std::uint64_t offset) noexcept {
+    report rep;
+    rep.error = error{errc::io_error, offset, error_place::none};
+    return rep;
+}
+
+report validate_here(std::span<const std::byte> bytes, const validate_options& options) noexcept {
     report rep;
     recording rec;
     rep.error = rec.open(bytes, read_options{options.layout, options.limits});
@@ -452,13 +468,36 @@ report validate(std::span<const std::byte> bytes, const validate_options& option
     return rep;
 }
 
-void validate_batch(std::span<const std::span<const std::byte>> inputs, std::span<report> reports,
-                    const validate_options& options) noexcept {
+report validate_guarded_here(std::span<const std::byte> bytes,
+                             const validate_options& options) noexcept {
+    report rep;
+    if (const auto at = guard_reads(bytes, [&] { rep = validate_here(bytes, options); })) {
+        return io_fault(*at);
+    }
+    return rep;
+}
+
+}  // namespace detail
+
+report validate(std::span<const std::byte> bytes, const validate_options& options) noexcept {
+    if (options.level == level::full && options.threads != 1) {
+        return detail::validate_in_parts(bytes, options);
+    }
+    return detail::validate_guarded_here(bytes, options);
+}
+
+void validate(std::span<const std::span<const std::byte>> inputs, std::span<report> reports,
+              const validate_options& options) noexcept {
     const std::size_t n = std::min(inputs.size(), reports.size());
     for (std::size_t begin = 0; begin < n; begin += batch_width) {
         const std::size_t end = std::min(n, begin + batch_width);
-        walk_side_by_side(inputs.subspan(begin, end - begin), options);
-        for (std::size_t i = begin; i < end; ++i) reports[i] = validate(inputs[i], options);
+        const auto batch = inputs.subspan(begin, end - begin);
+        // The walk only brings header lines into the caches: a page that vanished under it ends
+        // it, and that input's own validation reports the fault.
+        guarded_each(batch, [&] { walk_side_by_side(batch, options); });
+        for (std::size_t i = begin; i < end; ++i) {
+            reports[i] = detail::validate_guarded_here(inputs[i], options);
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 // Files and a comparison of reports for the tests of the other ways to validate, which must give
-// validate()'s report (validate_batch, validate_guarded).
+// validate()'s report (the many-inputs validate, threads).
 #pragma once
 
 #include <bit>

@@ -34,43 +34,44 @@ bool map_file(file_result& r, mapped_file& file) {
     return true;
 }
 
-// Opens, maps, validates and unmaps the files of `batch` (at most batch_width) together:
-// validate_batch overlaps the cache misses of their structure walks.
+// The row of a file whose pages vanished while it was read (another process truncated it).
+void mark_cut(file_result& r) {
+    r.outcome = file_outcome::unreadable;
+    r.failure = std::make_error_code(std::errc::io_error);
+    r.failure_code = "io_error";
+}
+
+// Opens, maps, validates and unmaps the files of `batch` (at most batch_width) together: the
+// many-inputs validate() overlaps the cache misses of their structure walks.
 void index_batch(std::span<file_result* const> batch, const validate_options& how) {
     std::array<mapped_file, batch_width> files;
-    std::array<bool, batch_width> mapped{};
-    for (std::size_t i = 0; i < batch.size(); ++i) mapped[i] = map_file(*batch[i], files[i]);
-
     std::array<std::span<const std::byte>, batch_width> inputs;
     std::array<report, batch_width> reports;
     std::array<file_result*, batch_width> targets{};
-    const auto run = [&] {
-        std::size_t n = 0;
-        for (std::size_t i = 0; i < batch.size(); ++i) {
-            file_result& r = *batch[i];
-            if (!mapped[i]) continue;
-            if (!r.named && !starts_like_recording(files[i].bytes())) {
-                r.outcome = file_outcome::not_recording;
-                continue;
-            }
-            inputs[n] = files[i].bytes();
-            targets[n++] = &r;
-        }
-        validate_batch({inputs.data(), n}, {reports.data(), n}, how);
-        for (std::size_t k = 0; k < n; ++k) targets[k]->rep = reports[k];
-    };
-    std::array<std::span<const std::byte>, batch_width> regions;
-    for (std::size_t i = 0; i < batch.size(); ++i) regions[i] = files[i].bytes();
-    const std::size_t failed = guarded_each({regions.data(), batch.size()}, run);
-    if (failed == batch.size()) return;
-    // The batch was cut short: the cut file is an io_error, and the others are read again one
-    // at a time (mapped afresh, at their sizes now).
-    file_result& cut = *batch[failed];
-    cut.outcome = file_outcome::unreadable;
-    cut.failure = std::make_error_code(std::errc::io_error);
-    cut.failure_code = "io_error";
+    std::size_t n = 0;
     for (std::size_t i = 0; i < batch.size(); ++i) {
-        if (mapped[i] && i != failed) index_batch({&batch[i], 1}, how);
+        file_result& r = *batch[i];
+        if (!map_file(r, files[i])) continue;
+        const std::span<const std::byte> bytes = files[i].bytes();
+        bool looks = true;
+        if (!r.named && files[i].guard([&] { looks = starts_like_recording(bytes); })) {
+            mark_cut(r);
+            continue;
+        }
+        if (!looks) {
+            r.outcome = file_outcome::not_recording;
+            continue;
+        }
+        inputs[n] = bytes;
+        targets[n++] = &r;
+    }
+    validate({inputs.data(), n}, {reports.data(), n}, how);
+    for (std::size_t k = 0; k < n; ++k) {
+        if (reports[k].error.code == errc::io_error) {
+            mark_cut(*targets[k]);
+        } else {
+            targets[k]->rep = reports[k];
+        }
     }
 }
 
