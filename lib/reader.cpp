@@ -30,7 +30,7 @@ marker_result read_marker(std::span<const std::byte> bytes, std::uint64_t offset
         if (pos == size) return {{errc::truncated}, length_offset, 0};
         const length_decoder::step s = decoder.add(static_cast<std::uint8_t>(bytes[pos++]));
         if (s == length_decoder::step::done) break;
-        if (s == length_decoder::step::too_long) return {{errc::bad_marker}, length_offset, 0};
+        if (s == length_decoder::step::too_long) return {overlong_name_length, length_offset, 0};
     }
     const std::uint64_t length = decoder.value();
     if (const fault f = check_name_length(length, lim)) return {f, length_offset, 0};

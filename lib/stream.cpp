@@ -178,8 +178,10 @@ void layout_walk::begin_marker() noexcept {
 }
 
 void layout_walk::on_marker_time(const std::byte* f) noexcept {
-    if (content_checks_ && !valid_marker_time(load_f32_le(f))) {
-        content_fault(errc::non_finite, marker_offset_, error_place::markers, marker_index_);
+    if (content_checks_) {
+        if (const errc e = check_marker_time(load_f32_le(f)); e != errc::ok) {
+            content_fault(e, marker_offset_, error_place::markers, marker_index_);
+        }
     }
     field_offset_ += 4;
     length_offset_ = field_offset_;
@@ -193,7 +195,8 @@ void layout_walk::on_length_byte(std::uint8_t b) noexcept {
         case length_decoder::step::more:
             return;
         case length_decoder::step::too_long:
-            return fail(errc::bad_marker, length_offset_, error_place::markers, marker_index_);
+            return fail(overlong_name_length.code, length_offset_ + overlong_name_length.offset,
+                        error_place::markers, marker_index_);
         case length_decoder::step::done:
             break;
     }
@@ -224,8 +227,10 @@ void layout_walk::on_name(const std::byte* p, std::size_t n) noexcept {
 }
 
 void layout_walk::end_marker() noexcept {
-    if (content_checks_ && !(name_valid_ && utf8_.at_boundary())) {
-        content_fault(errc::bad_utf8, name_offset_, error_place::markers, marker_index_);
+    if (content_checks_) {
+        if (const errc e = check_marker_name(name_valid_ && utf8_.at_boundary()); e != errc::ok) {
+            content_fault(e, name_offset_, error_place::markers, marker_index_);
+        }
     }
     ++marker_index_;
     begin_marker();

@@ -137,9 +137,16 @@ constexpr fault check_name_length(std::uint64_t length, const limits& lim) noexc
     return {};
 }
 
-// Level full's rule for a marker's time.
-inline bool valid_marker_time(float t) noexcept {
-    return std::isfinite(t);
+// A 7-bit encoded length that runs past its fifth byte (length_decoder's too_long).
+inline constexpr fault overlong_name_length{errc::bad_marker, 0};
+
+// Level full's rules for a marker: its time, and its name (whether the name's bytes are valid
+// UTF-8, from detail::utf8_decoder or valid_utf8_prefix).
+inline errc check_marker_time(float t) noexcept {
+    return std::isfinite(t) ? errc::ok : errc::non_finite;
+}
+constexpr errc check_marker_name(bool valid_utf8) noexcept {
+    return valid_utf8 ? errc::ok : errc::bad_utf8;
 }
 
 // FORMAT.md section 3, layout `auto` on a v1.1 file: the first of compact, full under which the
