@@ -95,13 +95,13 @@ class vector_sink final : public byte_sink {
 //
 // Every call returns the encoder's state: the first error stays, and every later call returns it
 // and writes nothing. A call out of file order (a second header, a curve other than the next one,
-// a curve before the previous one has all its keys, more keys than announced, markers before the
-// last curve, finish() before the end) is std::errc::invalid_argument; a count or marker name
-// longer than the format's Int32 is std::errc::value_too_large; a sink's failure is the sink's
-// code. Bytes are collected in a small buffer inside the encoder and handed to the sink when it
-// is full and by finish(), so the sink's failure may surface at a later call than the one whose
-// bytes it refused; an encoder dropped before finish() leaves the last bytes unwritten. The
-// encoder never allocates.
+// a curve before the previous one has all its keys, more keys or markers than announced, markers
+// before the last curve, finish() before the end) is std::errc::invalid_argument; a count or
+// marker name longer than the format's Int32 is std::errc::value_too_large; a sink's failure is
+// the sink's code. Bytes are collected in a small buffer inside the encoder and handed to the sink
+// when it is full and by finish(), so a sink's failure surfaces at the call that filled the buffer
+// (or at finish()), not necessarily at the call whose bytes it refused; an encoder dropped before
+// finish() leaves the last bytes unwritten. The encoder never allocates.
 class encoder {
   public:
     explicit encoder(byte_sink& sink) noexcept : sink_(sink) {}
