@@ -6,7 +6,8 @@
 // Included once per kernel translation unit, and nowhere else.
 //
 // Lanes are loaded with one memcpy per vector (load_lanes_le): the fields' little-endian layout.
-// Big-endian hosts prove nothing here, and take the key-by-key path.
+// Big-endian hosts prove nothing here, and take the key-by-key path (the vector helpers are
+// unused there).
 
 #include <bit>
 #include <climits>
@@ -33,12 +34,14 @@ constexpr std::size_t smaller(std::size_t a, std::size_t b) noexcept {
     return a < b ? a : b;
 }
 
-u32 load(const std::byte* p) noexcept {
-    u32 v;
+// A template, so that big-endian builds, which never call it, need not instantiate it.
+template <class V = u32>
+V load(const std::byte* p) noexcept {
+    V v;
     load_lanes_le(p, v);
     return v;
 }
-i32 constant(const lane_constants& c) noexcept {
+[[maybe_unused]] i32 constant(const lane_constants& c) noexcept {
     i32 v;
     std::memcpy(&v, c, sizeof v);
     return v;
@@ -46,7 +49,7 @@ i32 constant(const lane_constants& c) noexcept {
 
 // Reduced in registers: a round trip through memory would put a store-to-load dependency into
 // every loop that accumulates masks.
-bool any(i32 m) noexcept {
+[[maybe_unused]] bool any(i32 m) noexcept {
     const u64 w = (u64)m;
     std::uint64_t any = 0;
     for (std::size_t i = 0; i < lanes / 2; ++i) any |= w[i];
@@ -117,7 +120,7 @@ template <std::size_t Stride>
 constexpr block_lanes<Stride> block = make_block_lanes<Stride>();
 
 // The lanes of `now` that break their field's rule.
-i32 broken(u32 now, const rule_lanes& r) noexcept {
+[[maybe_unused]] i32 broken(u32 now, const rule_lanes& r) noexcept {
     const u32 field = (now & (u32)constant(r.mask)) ^ (u32)constant(r.flip);
     return (i32)field > constant(r.bound);
 }
