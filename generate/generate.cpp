@@ -794,18 +794,30 @@ void require_usable(const generate_options& o) {
     }
 }
 
-// Hands the encoder's bytes to a stream.
+// Hands the encoder's bytes to a stream a MiB at a time: a stream passes writes of a few KiB
+// straight to the system (libstdc++'s filebuf does from 1 KiB), so the encoder's 8 KiB pieces
+// would each cost a system call.
 class ostream_sink final : public byte_sink {
   public:
-    explicit ostream_sink(std::ostream& out) noexcept : out_(out) {}
+    explicit ostream_sink(std::ostream& out) : out_(out) { pending_.reserve(piece); }
+
     std::error_code write(std::span<const std::byte> bytes) override {
-        out_.write(reinterpret_cast<const char*>(bytes.data()),
-                   static_cast<std::streamsize>(bytes.size()));
+        pending_.insert(pending_.end(), bytes.begin(), bytes.end());
+        return pending_.size() >= piece ? drain() : std::error_code{};
+    }
+
+    // Writes what is pending.
+    std::error_code drain() {
+        out_.write(reinterpret_cast<const char*>(pending_.data()),
+                   static_cast<std::streamsize>(pending_.size()));
+        pending_.clear();
         return out_ ? std::error_code{} : std::make_error_code(std::errc::io_error);
     }
 
   private:
+    static constexpr std::size_t piece = std::size_t{1} << 20;
     std::ostream& out_;
+    std::vector<std::byte> pending_;
 };
 
 }  // namespace
@@ -870,7 +882,8 @@ std::error_code generate_to(const generate_options& options, byte_sink& sink) {
 
 std::error_code generate_to(const generate_options& options, std::ostream& out) {
     ostream_sink sink(out);
-    return generate_to(options, sink);
+    if (const std::error_code ec = generate_to(options, sink)) return ec;
+    return sink.drain();
 }
 
 }  // namespace inputanim
