@@ -133,7 +133,8 @@ class unit_length_walk {
     warning found_;
 };
 
-// The four curves q[0..3] of a rotation, key by key as far as they are in lockstep.
+// How many keys of a rotation's four curves q[0..3] are in lockstep from the first
+// (detail::lockstep_prefix).
 std::size_t lockstep_prefix(const curve_view* q) noexcept {
     std::size_t n = q[0].keys.size();
     const std::byte* keys[4];
