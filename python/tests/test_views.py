@@ -146,3 +146,11 @@ def test_warnings_are_those_of_validate(cli, generated):
     path = generated["v11_compact"]
     rec = inputanim.open(path)
     assert rec.warnings == inputanim.validate(path)["warnings"]
+
+
+def test_warnings_of_the_june_2019_recordings_are_those_of_the_command(cli, june_file):
+    from conftest import cli_report
+
+    rec = inputanim.open(june_file)
+    assert rec.warnings == cli_report(cli, june_file)["warnings"]
+    assert rec.check() == (rec.warnings, None)
