@@ -42,6 +42,7 @@ struct source {
     std::vector<std::byte> copy;
     std::span<const std::byte> bytes;
     bool mapped = false;
+    std::string path;
     recording rec;
 };
 
@@ -50,6 +51,7 @@ struct source {
 // meanwhile is an I/O error). Throws os_failure.
 std::shared_ptr<source> load_input(const std::string& path, bool copy) {
     auto s = std::make_shared<source>();
+    s->path = path;
     std::error_code ec;
     s->file = mapped_file::open(path, ec);
     if (ec) throw os_failure{ec, path};
@@ -82,7 +84,7 @@ void read_without_gil(const source& s, F&& f) {
             f();
         }
     }
-    if (ec) throw os_failure{ec, "<mapping>"};
+    if (ec) throw os_failure{ec, s.path};
 }
 
 // The number a float holds as the shortest decimal that reads back as the same float, as the
@@ -348,7 +350,7 @@ class open_recording {
             rep = validate(bytes, validate_options{level::full, layout, {}});
         }
         if (rep.error.code == errc::io_error) {
-            throw os_failure{std::make_error_code(std::errc::io_error), "<mapping>"};
+            throw os_failure{std::make_error_code(std::errc::io_error), src_->path};
         }
         return py::make_tuple(warning_list(rep), rep.valid() ? py::object(py::none())
                                                              : py::object(error_dict(rep.error)));

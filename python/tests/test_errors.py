@@ -158,8 +158,9 @@ def test_a_truncated_mapping_is_an_io_error_in_guarded_reads(generated, tmp_path
     path.write_bytes(generated["v11_full"].read_bytes())
     rec = inputanim.open(path)
     os.truncate(path, 0)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError) as caught:
         rec.sample(60)
+    assert caught.value.filename == str(path)
     with pytest.raises(OSError):
         rec.check()
     with pytest.raises(OSError):
