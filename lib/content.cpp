@@ -3,8 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "detail/block_checks.hpp"
 #include "detail/content.hpp"
+#include "detail/kernels.hpp"
 #include "detail/load.hpp"
 #include "detail/rules.hpp"
 #include "detail/utf8.hpp"
@@ -54,10 +54,8 @@ class unit_length_walk {
 
     // Takes rotation.w's keys up to `end`.
     void run_to(std::size_t end) noexcept {
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-        if (detail::avx2_at_run_time()) return run_to_avx2(end);
-#endif
-        run_with<detail::built_lanes>(end);
+        run_blocks(end);
+        for (; k_ < end; ++k_) step();
     }
 
     // Takes rotation.w's keys [0, k), which line up key for key with those of x, y and z and
@@ -67,59 +65,35 @@ class unit_length_walk {
         for (std::size_t& i : cursor_) i = k;
     }
 
-    const warning& found() const noexcept {
-        return found_;
-    }
+    const warning& found() const noexcept { return found_; }
 
   private:
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-    [[gnu::target("avx2")]] void run_to_avx2(std::size_t end) noexcept {
-        run_with<8>(end);
-    }
-#endif
-
-    template <std::size_t Lanes>
-    INPUTANIM_INLINE void run_with(std::size_t end) noexcept {
-        if constexpr (detail::lane_loads) {
-            // The four curves of a rotation share one layout.
-            if (stride_ == full_keyframe_size) {
-                run_blocks<Lanes, full_keyframe_size>(end);
-            } else {
-                run_blocks<Lanes, compact_keyframe_size>(end);
-            }
-        }
-        for (; k_ < end; ++k_) step();
-    }
-
-    // Takes w's keys Lanes at a time while they line up, key for key, with keys of x, y and z
+    // Takes w's keys a block at a time while they line up, key for key, with keys of x, y and z
     // that are all clearly of unit length: `step` would find nothing in them. It would leave
     // each cursor on the last of them; one past it is the same to every later step, as keys are
     // sorted (and a walk over unsorted keys does not count). Likewise a cursor moved early to
     // the first key not before w's time is what `step` does when it reaches that cursor.
-    template <std::size_t Lanes, std::size_t Stride>
-    INPUTANIM_INLINE void run_blocks(std::size_t end) noexcept {
-        const auto time = [](const std::byte* keys, std::size_t i) {
-            return detail::load_f32_le(keys + i * Stride);
-        };
-        while (end - k_ >= Lanes) {
-            const float t = time(keys_[3], k_);
-            bool aligned = true;
+    void run_blocks(std::size_t end) noexcept {
+        const detail::block_kernels& kernels = detail::kernels();
+        const bool full = stride_ == full_keyframe_size;
+        while (end - k_ >= detail::block_keys) {
+            const float t = time(3, k_);
+            std::size_t n = end - k_;
             for (std::size_t c = 0; c < 3; ++c) {
                 std::size_t& i = cursor_[c];
-                while (i < size_[c] && time(keys_[c], i) < t) ++i;
-                aligned = aligned && size_[c] - i >= Lanes;
+                while (i < size_[c] && time(c, i) < t) ++i;
+                n = std::min(n, size_[c] - i);
             }
-            if (aligned && detail::aligned_within<Stride, Lanes>(
-                               keys_[0] + cursor_[0] * Stride, keys_[1] + cursor_[1] * Stride,
-                               keys_[2] + cursor_[2] * Stride, keys_[3] + k_ * Stride,
-                               clearly_unit_low, clearly_unit_high)) {
-                k_ += Lanes;
-                for (std::size_t& i : cursor_) i += Lanes;
-                continue;
-            }
+            const std::byte* q[4];
+            for (std::size_t c = 0; c < 3; ++c) q[c] = keys_[c] + cursor_[c] * stride_;
+            q[3] = keys_[3] + k_ * stride_;
+            const std::size_t m = kernels.aligned[full](q, n, clearly_unit_low, clearly_unit_high);
+            k_ += m;
+            for (std::size_t& i : cursor_) i += m;
+            if (m > 0) continue;
             // Keys that do not line up (or a length to report): a block's worth key by key
             // before the next try, so that such curves cost little more than before.
-            for (const std::size_t stop = k_ + Lanes; k_ < stop; ++k_) step();
+            for (const std::size_t stop = k_ + detail::block_keys; k_ < stop; ++k_) step();
         }
     }
 
@@ -159,66 +133,25 @@ class unit_length_walk {
     warning found_;
 };
 
-// The 8-lane loops, compiled for AVX2 (the block checks are inlined into these), for processors
-// that have it.
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-[[gnu::target("avx2")]] detail::key_fault check_compact_keys_avx2(const std::byte* keys,
-                                                                  std::size_t from,
-                                                                  std::size_t to) noexcept {
-    return detail::check_float_keys<compact_keyframe_size, 8>(keys, from, to);
-}
-[[gnu::target("avx2")]] detail::key_fault check_full_keys_avx2(const std::byte* keys,
-                                                               std::size_t from,
-                                                               std::size_t to) noexcept {
-    return detail::check_float_keys<full_keyframe_size, 8>(keys, from, to);
-}
-template <std::size_t Stride>
-[[gnu::target("avx2")]] std::size_t lockstep_prefix_avx2(const curve_view* q,
-                                                         std::size_t n) noexcept {
-    return detail::lockstep_prefix<Stride, 8>(q[0].keys.data(), q[1].keys.data(), q[2].keys.data(),
-                                              q[3].keys.data(), n, clearly_unit_low,
-                                              clearly_unit_high);
-}
-#endif
-
-template <std::size_t Stride>
-std::size_t lockstep_prefix_built(const curve_view* q, std::size_t n) noexcept {
-    return detail::lockstep_prefix<Stride, detail::built_lanes>(
-        q[0].keys.data(), q[1].keys.data(), q[2].keys.data(), q[3].keys.data(), n, clearly_unit_low,
-        clearly_unit_high);
-}
-
-// detail::lockstep_prefix of a rotation's four curves q[0..3].
+// How many keys of a rotation's four curves q[0..3] are in lockstep from the first
+// (detail::lockstep_prefix).
 std::size_t lockstep_prefix(const curve_view* q) noexcept {
     std::size_t n = q[0].keys.size();
-    for (std::size_t c = 1; c < 4; ++c) n = std::min(n, q[c].keys.size());
-    const bool full = q[3].keys.stride() == full_keyframe_size;
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-    if (detail::avx2_at_run_time()) {
-        return full ? lockstep_prefix_avx2<full_keyframe_size>(q, n)
-                    : lockstep_prefix_avx2<compact_keyframe_size>(q, n);
+    const std::byte* keys[4];
+    for (std::size_t c = 0; c < 4; ++c) {
+        n = std::min(n, q[c].keys.size());
+        keys[c] = q[c].keys.data();
     }
-#endif
-    return full ? lockstep_prefix_built<full_keyframe_size>(q, n)
-                : lockstep_prefix_built<compact_keyframe_size>(q, n);
+    return detail::lockstep_prefix(detail::kernels(), keys, q[3].keys.stride(), n, clearly_unit_low,
+                                   clearly_unit_high);
 }
 
 // The first fault among keys [from, to) of c, key from - 1 having passed.
 detail::key_fault first_fault(const curve_view& c, std::size_t from, std::size_t to) noexcept {
-    const std::byte* keys = c.keys.data();
     if (c.kind == curve_kind::bool_curve) {
-        return detail::scan_keys(keys, c.keys.stride(), true, from, to);
+        return detail::scan_keys(c.keys.data(), c.keys.stride(), true, from, to);
     }
-    const bool full = c.keys.stride() == full_keyframe_size;
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-    if (detail::avx2_at_run_time()) {
-        return full ? check_full_keys_avx2(keys, from, to)
-                    : check_compact_keys_avx2(keys, from, to);
-    }
-#endif
-    return full ? detail::check_float_keys<full_keyframe_size, detail::built_lanes>(keys, from, to)
-                : detail::check_float_keys<compact_keyframe_size, detail::built_lanes>(keys, from,
-                                                                                       to);
+    return detail::first_fault(detail::kernels(), c.keys.data(), c.keys.stride(), from, to);
 }
 
 class content_checker {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "inputanim/generate.hpp"
 #include "inputanim/inputanim.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/builders.hpp"

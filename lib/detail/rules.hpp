@@ -1,7 +1,7 @@
 // Every rule of FORMAT.md sections 3 and 6, once: plain functions over decoded fields that say
 // what is wrong (a code, and where within the field) or nothing. The pull reader (reader.cpp),
 // the push walker (stream.cpp) and the content checks (validate) call these and differ only in
-// how the bytes reach them; block_checks.hpp is the proven-equal vector form of check_keyframe.
+// how the bytes reach them; kernels.hpp holds the proven-equal vector forms of check_keyframe.
 #pragma once
 
 #include <cmath>

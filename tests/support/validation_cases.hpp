@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "inputanim/generate.hpp"
 #include "inputanim/inputanim.hpp"
 #include "support/builders.hpp"
 
