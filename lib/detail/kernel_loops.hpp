@@ -1,9 +1,10 @@
 // The loops of one implementation of the block kernels (detail/kernels.hpp), written once for
 // GCC/Clang vectors of INPUTANIM_KERNEL_LANES 32-bit lanes and compiled by each kernel
 // translation unit for its own instruction set, which then defines its table with
-// INPUTANIM_KERNEL_TABLE(name). Everything here has internal linkage, so that each translation
-// unit keeps its own copy built for its own target: only the table's plain functions are shared.
-// Included once per kernel translation unit, and nowhere else.
+// INPUTANIM_KERNEL_TABLE(table, name). Everything here has internal linkage, so that each
+// translation unit keeps its own copy built for its own target, and the one template of another
+// header it instantiates, load_lanes_le, it instantiates for its own vector width only: only the
+// table's plain functions are shared. Included once per kernel translation unit, and nowhere else.
 //
 // Lanes are loaded with one memcpy per vector (load_lanes_le): the fields' little-endian layout.
 // Big-endian hosts prove nothing here, and take the key-by-key path (the vector helpers are
