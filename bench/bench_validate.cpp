@@ -82,7 +82,7 @@ void BM_BandwidthFloor(benchmark::State& state, const char* name) {
     count(state, bytes.size(), allocations);
 }
 
-// The floor on two threads, each summing half of the bytes: what validate_guarded on two threads
+// The floor on two threads, each summing half of the bytes: what validate() on two threads
 // is measured against.
 void BM_BandwidthFloorTwoThreads(benchmark::State& state, const char* name) {
     const auto bytes = mapped(name);
@@ -207,7 +207,7 @@ void BM_SummaryOfManyFiles(benchmark::State& state, bool batch) {
 
 BENCHMARK_CAPTURE(BM_SummaryOfManyFiles, one_validate_per_file, false)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_SummaryOfManyFiles, validate_batch, true)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SummaryOfManyFiles, many_inputs, true)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_BandwidthFloor, compact_1g, "compact-1g.bin")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_BandwidthFloor, full_1g, "full-1g.bin")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_BandwidthFloorTwoThreads, compact_1g, "compact-1g.bin")
