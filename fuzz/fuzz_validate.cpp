@@ -1,7 +1,7 @@
 // Raw bytes through validate at both levels and every layout choice, checked against the pull
 // parser (the verdicts must agree), the recording table (a structurally sound file always builds
 // it, with the same summary), the writer (a sound file writes back to its bytes) and the layout
-// detection rule; validate_batch gives the input and its halves validate's reports.
+// detection rule; the many-inputs validate gives the input and its halves validate's reports.
 #include <array>
 #include <cstdint>
 
@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const layout_choice choice : all_layout_choices) {
         for (const level lvl : {level::structure, level::full}) {
             const validate_options o{lvl, choice, tight};
-            validate_batch(inputs, reports, o);
+            validate(inputs, reports, o);
             for (std::size_t i = 0; i < inputs.size(); ++i) {
                 const report single = validate(inputs[i], o);
                 FUZZ_CHECK(reports[i].error == single.error);

@@ -12,10 +12,9 @@
 #include <cstring>
 #include <new>
 #include <string>
-#include <thread>
 
 #include "detail/gzip_inflater.hpp"
-#include "inputanim/mapped_file.hpp"
+#include "inputanim/guard.hpp"
 
 namespace inputanim {
 
@@ -53,13 +52,12 @@ class not_regular_file_category_impl final : public std::error_category {
     }
 };
 
-// The one call that validates a whole mapped recording, so that the switch to the library's one
-// validate(bytes, options) is one line.
+// The one call that validates a whole mapped recording: validate() guards its own reads and
+// reports a page that vanished under a concurrent truncation as io_error.
 void validate_whole(std::span<const std::byte> bytes, const validate_options& options, report& out,
                     std::error_code& io) {
-    const unsigned threads =
-        options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    io = validate_guarded(bytes, options, threads, out);
+    out = validate(bytes, options);
+    if (out.error.code == errc::io_error) io = std::make_error_code(std::errc::io_error);
 }
 
 }  // namespace

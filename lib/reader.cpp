@@ -1,8 +1,8 @@
 #include "inputanim/reader.hpp"
 
-#include "detail/checks.hpp"
 #include "detail/load.hpp"
 #include "detail/marker.hpp"
+#include "detail/rules.hpp"
 
 namespace inputanim {
 
@@ -15,11 +15,11 @@ std::int32_t load_i32(const std::byte* p) noexcept {
     return load_i32_le(p);
 }
 
-marker_result read_marker(std::span<const std::byte> bytes, std::uint64_t offset,
-                          std::uint32_t max_name_bytes, marker_view& out) noexcept {
+marker_result read_marker(std::span<const std::byte> bytes, std::uint64_t offset, const limits& lim,
+                          marker_view& out) noexcept {
     const std::uint64_t size = bytes.size();
     out.offset = offset;
-    if (size - offset < 4) return {errc::truncated, offset, 0};
+    if (size - offset < 4) return {{errc::truncated}, offset, 0};
     out.time = load_f32_le(bytes.data() + offset);
 
     // .NET BinaryWriter's 7-bit encoded length: at most 5 bytes, value at most 2^31-1.
@@ -27,19 +27,17 @@ marker_result read_marker(std::span<const std::byte> bytes, std::uint64_t offset
     length_decoder decoder;
     std::uint64_t pos = length_offset;
     for (;;) {
-        if (pos == size) return {errc::truncated, length_offset, 0};
+        if (pos == size) return {{errc::truncated}, length_offset, 0};
         const length_decoder::step s = decoder.add(static_cast<std::uint8_t>(bytes[pos++]));
         if (s == length_decoder::step::done) break;
-        if (s == length_decoder::step::too_long) return {errc::bad_marker, length_offset, 0};
+        if (s == length_decoder::step::too_long) return {overlong_name_length, length_offset, 0};
     }
     const std::uint64_t length = decoder.value();
-    if (const errc e = check_name_length(length, max_name_bytes); e != errc::ok) {
-        return {e, length_offset, 0};
-    }
-    if (length > size - pos) return {errc::truncated, pos, 0};
+    if (const fault f = check_name_length(length, lim)) return {f, length_offset, 0};
+    if (length > size - pos) return {{errc::truncated}, pos, 0};
     out.name = {reinterpret_cast<const char*>(bytes.data() + pos),
                 static_cast<std::size_t>(length)};
-    return {errc::ok, 0, pos + length};
+    return {{}, 0, pos + length};
 }
 
 }  // namespace detail
@@ -79,68 +77,34 @@ bool reader::fail_header(errc code, std::uint64_t offset) noexcept {
 }
 
 bool reader::read_header() noexcept {
-    const std::uint64_t size = bytes_.size();
-    // A server's byte ceiling is checked before anything else is looked at.
-    if (size > options_.limits.max_bytes) {
-        fail(errc::limit_exceeded, options_.limits.max_bytes, error_place::none, -1,
-             limit_kind::bytes);
+    if (const detail::fault f = detail::check_size(bytes_.size(), options_.limits)) {
+        fail(f.code, f.offset, error_place::none, -1, f.limit);
         return false;
     }
-    const std::byte* p = bytes_.data();
-    if (size < 8) return fail_header(errc::truncated, 0);
-    if (detail::load_u64_le(p) != file_magic) return fail_header(errc::bad_magic, 0);
-    if (size < header_size) return fail_header(errc::truncated, 8);
-    const std::int32_t major = detail::load_i32_le(p + 8);
-    const std::int32_t minor = detail::load_i32_le(p + 12);
-    if (major != 1 || (minor != 0 && minor != 1)) {
-        return fail_header(errc::unsupported_version, 8);
-    }
-    header_.major = major;
-    header_.minor = minor;
-    pos_ = header_size;
-    if (minor == 0) {
-        header_.blocks = block_flags{true, true, false};
-        header_.layout = layout::full;
-    } else {
-        if (size - pos_ < 3) return fail_header(errc::truncated, v11_flags_offset);
-        bool flags[3];
-        for (std::size_t i = 0; i < 3; ++i) {
-            const auto b = static_cast<std::uint8_t>(p[v11_flags_offset + i]);
-            if (b > 1) return fail_header(errc::bad_flag, v11_flags_offset + i);
-            flags[i] = b == 1;
-        }
-        header_.blocks = block_flags{flags[0], flags[1], flags[2]};
-        pos_ += 3;
-        switch (options_.layout) {
-            case layout_choice::compact:
-                header_.layout = layout::compact;
-                break;
-            case layout_choice::full:
-                header_.layout = layout::full;
-                break;
-            case layout_choice::automatic: {
-                // FORMAT.md section 3: the first layout under which the file is sound; else the
-                // one whose walk got further, compact on a tie. A walk stopped by a configured
-                // limit counts as sound: a limit says nothing about the layout.
-                const auto sound = [](const inputanim::error& e) {
-                    return !e || e.code == errc::limit_exceeded;
-                };
-                const inputanim::error compact =
-                    walk_under(bytes_, layout_choice::compact, options_.limits);
-                if (sound(compact)) {
-                    header_.layout = layout::compact;
-                    break;
-                }
-                const inputanim::error full =
-                    walk_under(bytes_, layout_choice::full, options_.limits);
-                header_.layout =
-                    sound(full) || full.offset > compact.offset ? layout::full : layout::compact;
-                break;
-            }
-        }
-    }
+    const detail::header_check h = detail::check_header(bytes_.data(), bytes_.size());
+    if (h.error) return fail_header(h.error.code, h.error.offset);
+    if (!h.whole()) return fail_header(errc::truncated, h.missing);
+    header_.major = 1;
+    header_.minor = h.minor;
+    header_.blocks = h.blocks;
+    pos_ = h.size;
+    header_.layout = h.minor == 0 ? layout::full : layout_of_v11();
     header_.curve_count = static_cast<std::uint16_t>(curve_count(header_.blocks));
     return true;
+}
+
+layout reader::layout_of_v11() const noexcept {
+    switch (options_.layout) {
+        case layout_choice::compact:
+            return layout::compact;
+        case layout_choice::full:
+            return layout::full;
+        case layout_choice::automatic:
+            break;
+    }
+    const inputanim::error compact = walk_under(bytes_, layout_choice::compact, options_.limits);
+    if (detail::sound_walk(compact)) return layout::compact;
+    return detail::choose_layout(compact, walk_under(bytes_, layout_choice::full, options_.limits));
 }
 
 item reader::next() noexcept {
@@ -178,32 +142,15 @@ item reader::next_curve() noexcept {
     const std::byte* p = bytes_.data() + pos_;
     curve_.pre_wrap = detail::load_i32_le(p);
     curve_.post_wrap = detail::load_i32_le(p + 4);
-    const std::int32_t count = detail::load_i32_le(p + 8);
-    if (!detail::valid_wrap_mode(curve_.pre_wrap)) {
-        return fail(errc::bad_wrap_mode, pos_, error_place::curve);
+    if (const detail::fault f = detail::check_curve_header(p, options_.limits, total_keys_)) {
+        return fail(f.code, pos_ + f.offset, error_place::curve, -1, f.limit);
     }
-    if (!detail::valid_wrap_mode(curve_.post_wrap)) {
-        return fail(errc::bad_wrap_mode, pos_ + 4, error_place::curve);
-    }
-    if (count < 0) return fail(errc::negative_count, pos_ + 8, error_place::curve);
-    const auto n = static_cast<std::uint32_t>(count);
-    if (n > options_.limits.max_keyframes_per_curve) {
-        return fail(errc::limit_exceeded, pos_ + 8, error_place::curve, -1,
-                    limit_kind::keyframes_per_curve);
-    }
-    if (n > options_.limits.max_total_keyframes - total_keys_) {
-        return fail(errc::limit_exceeded, pos_ + 8, error_place::curve, -1,
-                    limit_kind::total_keyframes);
-    }
-    const std::uint8_t stride =
-        curve_.kind == curve_kind::float_curve && header_.layout == layout::full
-            ? full_keyframe_size
-            : compact_keyframe_size;
-    // n < 2^31 and stride <= 28, so the product cannot overflow 64 bits.
-    const std::uint64_t key_bytes = std::uint64_t{n} * stride;
-    if (key_bytes > remaining() - curve_header_size) {
+    const std::uint32_t n = detail::curve_key_count(p);
+    const std::uint8_t stride = detail::keyframe_stride(curve_.kind, header_.layout);
+    if (!detail::keys_fit(n, stride, remaining() - curve_header_size)) {
         return fail(errc::truncated, pos_ + curve_header_size, error_place::curve, 0);
     }
+    const std::uint64_t key_bytes = std::uint64_t{n} * stride;
     curve_.keys = keyframes_view(p + curve_header_size, n, stride);
     pos_ += curve_header_size + key_bytes;
     total_keys_ += n;
@@ -218,13 +165,12 @@ item reader::next_marker_list() noexcept {
         return item::end;
     }
     if (remaining() < 4) return fail(errc::truncated, pos_, error_place::markers);
-    const std::int32_t count = detail::load_i32_le(bytes_.data() + pos_);
-    if (count < 0) return fail(errc::negative_count, pos_, error_place::markers);
-    if (static_cast<std::uint32_t>(count) > options_.limits.max_markers) {
-        return fail(errc::limit_exceeded, pos_, error_place::markers, -1, limit_kind::markers);
+    const std::byte* p = bytes_.data() + pos_;
+    if (const detail::fault f = detail::check_marker_count(p, options_.limits)) {
+        return fail(f.code, pos_ + f.offset, error_place::markers, -1, f.limit);
     }
     has_markers_ = true;
-    marker_count_ = static_cast<std::uint32_t>(count);
+    marker_count_ = static_cast<std::uint32_t>(detail::load_i32_le(p));
     pos_ += 4;
     state_ = state::markers;
     return next_marker();
@@ -237,13 +183,10 @@ item reader::next_marker() noexcept {
         return item::end;
     }
     marker_.index = next_marker_;
-    const auto r =
-        detail::read_marker(bytes_, pos_, options_.limits.max_marker_name_bytes, marker_);
-    if (r.code != errc::ok) {
-        return fail(
-            r.code, r.error_offset, error_place::markers, next_marker_,
-            r.code == errc::limit_exceeded ? limit_kind::marker_name_bytes : limit_kind::none);
-    }
+    const auto r = detail::read_marker(bytes_, pos_, options_.limits, marker_);
+    if (r.error)
+        return fail(r.error.code, r.error_offset, error_place::markers, next_marker_,
+                    r.error.limit);
     pos_ = r.end;
     ++next_marker_;
     return item::marker;

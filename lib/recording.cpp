@@ -17,9 +17,8 @@ marker_range::iterator::iterator(std::span<const std::byte> bytes, std::uint64_t
 void marker_range::iterator::load() noexcept {
     if (m_.index >= count_) return;
     // The range is built over a walked file, so this cannot fail there; on other bytes it ends.
-    const auto r =
-        detail::read_marker(bytes_, m_.offset, std::numeric_limits<std::uint32_t>::max(), m_);
-    if (r.code != errc::ok) m_.index = count_;
+    const auto r = detail::read_marker(bytes_, m_.offset, limits{}, m_);
+    if (r.error) m_.index = count_;
 }
 
 marker_range::iterator& marker_range::iterator::operator++() noexcept {

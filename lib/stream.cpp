@@ -4,9 +4,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "detail/checks.hpp"
 #include "detail/load.hpp"
-#include "detail/marker.hpp"
+#include "detail/rules.hpp"
 
 namespace inputanim {
 
@@ -114,33 +113,16 @@ void layout_walk::begin_curve() noexcept {
     state_ = state::curve_header;
 }
 
-// The same checks, in the same order, as reader::next_curve; the keyframes' fit is known only
-// when they have all arrived (or at finish, as `truncated`).
+// The keyframes' fit is known only when they have all arrived (or at finish, as `truncated`).
 void layout_walk::on_curve_header(const std::byte* f) noexcept {
-    const std::int32_t pre_wrap = load_i32_le(f);
-    const std::int32_t post_wrap = load_i32_le(f + 4);
-    const std::int32_t count = load_i32_le(f + 8);
-    if (!valid_wrap_mode(pre_wrap))
-        return fail(errc::bad_wrap_mode, curve_offset_, error_place::curve);
-    if (!valid_wrap_mode(post_wrap)) {
-        return fail(errc::bad_wrap_mode, curve_offset_ + 4, error_place::curve);
+    if (const fault e = check_curve_header(f, limits_, total_keys_)) {
+        return fail(e.code, curve_offset_ + e.offset, error_place::curve, -1, e.limit);
     }
-    if (count < 0) return fail(errc::negative_count, curve_offset_ + 8, error_place::curve);
-    const auto n = static_cast<std::uint32_t>(count);
-    if (n > limits_.max_keyframes_per_curve) {
-        return fail(errc::limit_exceeded, curve_offset_ + 8, error_place::curve, -1,
-                    limit_kind::keyframes_per_curve);
-    }
-    if (n > limits_.max_total_keyframes - total_keys_) {
-        return fail(errc::limit_exceeded, curve_offset_ + 8, error_place::curve, -1,
-                    limit_kind::total_keyframes);
-    }
-    stride_ = kind_ == curve_kind::float_curve && layout_ == layout::full ? full_keyframe_size
-                                                                          : compact_keyframe_size;
-    key_count_ = n;
+    stride_ = keyframe_stride(kind_, layout_);
+    key_count_ = curve_key_count(f);
     keys_read_ = 0;
     field_offset_ += curve_header_size;
-    if (n == 0) {
+    if (key_count_ == 0) {
         end_curve();
     } else {
         state_ = state::keyframe;
@@ -177,14 +159,11 @@ void layout_walk::end_curve() noexcept {
 }
 
 void layout_walk::on_marker_list(const std::byte* f) noexcept {
-    const std::int32_t count = load_i32_le(f);
-    if (count < 0) return fail(errc::negative_count, field_offset_, error_place::markers);
-    if (static_cast<std::uint32_t>(count) > limits_.max_markers) {
-        return fail(errc::limit_exceeded, field_offset_, error_place::markers, -1,
-                    limit_kind::markers);
+    if (const fault e = check_marker_count(f, limits_)) {
+        return fail(e.code, field_offset_ + e.offset, error_place::markers, -1, e.limit);
     }
     has_markers_ = true;
-    marker_count_ = static_cast<std::uint32_t>(count);
+    marker_count_ = static_cast<std::uint32_t>(load_i32_le(f));
     field_offset_ += 4;
     begin_marker();
 }
@@ -199,8 +178,10 @@ void layout_walk::begin_marker() noexcept {
 }
 
 void layout_walk::on_marker_time(const std::byte* f) noexcept {
-    if (content_checks_ && !std::isfinite(load_f32_le(f))) {
-        content_fault(errc::non_finite, marker_offset_, error_place::markers, marker_index_);
+    if (content_checks_) {
+        if (const errc e = check_marker_time(load_f32_le(f)); e != errc::ok) {
+            content_fault(e, marker_offset_, error_place::markers, marker_index_);
+        }
     }
     field_offset_ += 4;
     length_offset_ = field_offset_;
@@ -214,14 +195,14 @@ void layout_walk::on_length_byte(std::uint8_t b) noexcept {
         case length_decoder::step::more:
             return;
         case length_decoder::step::too_long:
-            return fail(errc::bad_marker, length_offset_, error_place::markers, marker_index_);
+            return fail(overlong_name_length.code, length_offset_ + overlong_name_length.offset,
+                        error_place::markers, marker_index_);
         case length_decoder::step::done:
             break;
     }
-    if (const errc e = check_name_length(length_.value(), limits_.max_marker_name_bytes);
-        e != errc::ok) {
-        return fail(e, length_offset_, error_place::markers, marker_index_,
-                    e == errc::limit_exceeded ? limit_kind::marker_name_bytes : limit_kind::none);
+    if (const fault e = check_name_length(length_.value(), limits_)) {
+        return fail(e.code, length_offset_ + e.offset, error_place::markers, marker_index_,
+                    e.limit);
     }
     name_offset_ = field_offset_;
     name_left_ = length_.value();
@@ -246,8 +227,10 @@ void layout_walk::on_name(const std::byte* p, std::size_t n) noexcept {
 }
 
 void layout_walk::end_marker() noexcept {
-    if (content_checks_ && !(name_valid_ && utf8_.at_boundary())) {
-        content_fault(errc::bad_utf8, name_offset_, error_place::markers, marker_index_);
+    if (content_checks_) {
+        if (const errc e = check_marker_name(name_valid_ && utf8_.at_boundary()); e != errc::ok) {
+            content_fault(e, name_offset_, error_place::markers, marker_index_);
+        }
     }
     ++marker_index_;
     begin_marker();
@@ -313,21 +296,13 @@ void layout_walk::fill(summary& s) const noexcept {
 }
 
 void layout_walk::add_warnings(report& r) const noexcept {
-    for (std::size_t i = 0; i < curve_count_; ++i) {
-        const curve_id id = curve_at(blocks_, i);
-        const tally& t = tallies_[to_index(id)];
-        if (t.keys > 0 && t.first_time < 0.0f) {
-            add_warning(r, warning{warning_code::negative_time, id, 0, 1, t.first_time});
-        }
-    }
-    for_each_rotation([&](curve_id x) {
-        if (block_of(x) == block::camera ? !blocks_.camera : !blocks_.hands) return;
-        const tally* q = &tallies_[to_index(x)];
-        if (dropped_rotation_w(q[0].keys, q[1].keys, q[2].keys, q[3].keys)) {
-            add_warning(r, warning{warning_code::dropped_rotation_w, curve_id(to_index(x) + 3), 0,
-                                   1, 0.0f});
-        }
-    });
+    add_count_warnings(
+        blocks_,
+        [&](curve_id id) {
+            const tally& t = tallies_[to_index(id)];
+            return curve_tally{has_curve(blocks_, id), t.keys, t.first_time};
+        },
+        [](curve_id) -> const warning* { return nullptr; }, r);
 }
 
 }  // namespace detail
@@ -336,18 +311,15 @@ stream_validator::stream_validator(const validate_options& options) noexcept : o
 
 stream_status stream_validator::feed(std::span<const std::byte> chunk) noexcept {
     if (status_ == stream_status::error || finished_ || chunk.empty()) return status_;
-    const std::uint64_t max = options_.limits.max_bytes;
     // A server's byte ceiling comes before anything else, as in validate.
-    if (chunk.size() > max - consumed_) {
-        consumed_ = chunk.size() > UINT64_MAX - consumed_ ? UINT64_MAX : consumed_ + chunk.size();
+    consumed_ = chunk.size() > UINT64_MAX - consumed_ ? UINT64_MAX : consumed_ + chunk.size();
+    if (const detail::fault f = detail::check_size(consumed_, options_.limits)) {
         report_ = report{};
         report_.summary.bytes = consumed_;
-        report_.error =
-            error{errc::limit_exceeded, max, error_place::none, {}, -1, limit_kind::bytes};
+        report_.error = error{f.code, f.offset, error_place::none, {}, -1, f.limit};
         status_ = stream_status::error;
         return status_;
     }
-    consumed_ += chunk.size();
     const std::byte* p = chunk.data();
     std::size_t n = chunk.size();
     if (!header_done_) {
@@ -359,39 +331,22 @@ stream_status stream_validator::feed(std::span<const std::byte> chunk) noexcept 
     return status_;
 }
 
-// The same checks, in the same order, as reader::read_header: each needs its whole field (8, 16,
-// then 19 bytes for v1.1), so a short file is `truncated` rather than judged on a part.
+// The header is gathered across chunks only as far as its rule asks for, so that a short file is
+// `truncated` rather than judged on a part, and no byte of the first curve is taken.
 void stream_validator::feed_header(const std::byte*& p, std::size_t& n) noexcept {
     while (n > 0) {
-        const std::size_t want = header_size_ < 8             ? 8
-                                 : header_size_ < header_size ? header_size
-                                                              : header_.size();
-        const std::size_t take = std::min(want - header_size_, n);
+        const detail::header_check h = detail::check_header(header_.data(), header_size_);
+        const std::size_t take = std::min(h.need - header_size_, n);
         std::memcpy(header_.data() + header_size_, p, take);
         header_size_ = static_cast<std::uint8_t>(header_size_ + take);
         p += take;
         n -= take;
-        if (header_size_ < want) return;
-        if (want == 8) {
-            if (detail::load_u64_le(header_.data()) != file_magic) {
-                return fail_header(errc::bad_magic, 0);
-            }
-        } else if (want == header_size) {
-            const std::int32_t major = detail::load_i32_le(header_.data() + 8);
-            const std::int32_t minor = detail::load_i32_le(header_.data() + 12);
-            if (major != 1 || (minor != 0 && minor != 1)) {
-                return fail_header(errc::unsupported_version, 8);
-            }
-            minor_ = minor;
-            if (minor == 0) return start_walks();
-        } else {
-            bool flags[3];
-            for (std::size_t i = 0; i < 3; ++i) {
-                const auto b = std::to_integer<std::uint8_t>(header_[v11_flags_offset + i]);
-                if (b > 1) return fail_header(errc::bad_flag, v11_flags_offset + i);
-                flags[i] = b == 1;
-            }
-            blocks_ = block_flags{flags[0], flags[1], flags[2]};
+        if (header_size_ < h.need) return;
+        const detail::header_check now = detail::check_header(header_.data(), header_size_);
+        if (now.error) return fail_header(now.error.code, now.error.offset);
+        if (now.whole()) {
+            minor_ = now.minor;
+            blocks_ = now.blocks;
             return start_walks();
         }
     }
@@ -402,7 +357,6 @@ void stream_validator::start_walks() noexcept {
     const bool content = options_.level == level::full;
     const limits& lim = options_.limits;
     if (minor_ == 0) {
-        blocks_ = block_flags{true, true, false};
         walks_[0].start(header_size, blocks_, layout::full, content, lim);
         walk_count_ = 1;
         return;
@@ -444,7 +398,7 @@ void stream_validator::update_status() noexcept {
             decided = false;
             break;
         }
-        if (walks_[i].structural_error().code == errc::limit_exceeded) break;
+        if (detail::sound_walk(walks_[i].structural_error())) break;
     }
     if (decided) {
         conclude();
@@ -460,15 +414,10 @@ void stream_validator::update_status() noexcept {
 
 const detail::layout_walk& stream_validator::chosen() const noexcept {
     if (walk_count_ == 1) return walks_[0];
-    const detail::layout_walk& compact = walks_[0];
-    const detail::layout_walk& full = walks_[1];
-    // As in the whole-buffer reader: a walk stopped by a limit counts as sound.
-    const auto sound = [](const detail::layout_walk& w) {
-        return !w.failed() || w.structural_error().code == errc::limit_exceeded;
-    };
-    if (sound(compact)) return compact;
-    if (sound(full)) return full;
-    return full.structural_error().offset > compact.structural_error().offset ? full : compact;
+    return detail::choose_layout(walks_[0].structural_error(), walks_[1].structural_error()) ==
+                   layout::compact
+               ? walks_[0]
+               : walks_[1];
 }
 
 void stream_validator::conclude() noexcept {
@@ -492,7 +441,7 @@ const report& stream_validator::finish() noexcept {
     finished_ = true;
     if (status_ == stream_status::error) return report_;
     if (!header_done_) {
-        fail_header(errc::truncated, header_size_ < 8 ? 0 : header_size_ < header_size ? 8 : 16);
+        fail_header(errc::truncated, detail::check_header(header_.data(), header_size_).missing);
         return report_;
     }
     for (std::size_t i = 0; i < walk_count_; ++i) walks_[i].finish();

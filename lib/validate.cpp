@@ -2,15 +2,12 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
-#include <limits>
 #include <string>
 
-#include "detail/block_checks.hpp"
-#include "detail/checks.hpp"
 #include "detail/content.hpp"
-#include "detail/load.hpp"
-#include "detail/utf8.hpp"
+#include "detail/rules.hpp"
+#include "detail/validate_parts.hpp"
+#include "inputanim/guard.hpp"
 
 namespace inputanim {
 
@@ -40,348 +37,7 @@ std::string warning::message() const {
     return {};
 }
 
-namespace {
-
-// Quaternions whose length differs from 1 by more than this are reported.
-constexpr float unit_tolerance = 0.01f;
-// A squared length in this range has a length within half the tolerance of 1 whatever the
-// rounding: the key-by-key check cannot report it, so a block of such keys needs no closer look.
-constexpr float clearly_unit_low = (1.0f - unit_tolerance / 2) * (1.0f - unit_tolerance / 2);
-constexpr float clearly_unit_high = (1.0f + unit_tolerance / 2) * (1.0f + unit_tolerance / 2);
-
-// The rotations (camera, then every joint of the left and the right hand) by their rotation.x
-// curve; y, z and w follow it in file order.
-using detail::rotation_count;
 using detail::unit_lengths;
-constexpr std::size_t rotation_x = static_cast<std::size_t>(pose_channel::rotation_x);
-
-bool starts_rotation(curve_id id) noexcept {
-    const std::size_t i = to_index(id);
-    if (i < hand_state_first) return i == camera_first + rotation_x;
-    return i >= left_joint_first && i < gaze_first &&
-           (i - left_joint_first) % pose_channel_count == rotation_x;
-}
-
-std::size_t rotation_ordinal(curve_id x) noexcept {
-    const std::size_t i = to_index(x);
-    return i < hand_state_first ? 0 : 1 + (i - left_joint_first) / pose_channel_count;
-}
-
-// The non_unit_quaternion warning of one rotation, found at every time where all four rotation
-// curves have a key. Keys are sorted once the file passed level full; the walk may run ahead of
-// the content checks over keys not yet checked (it reads only inside the curves), and its result
-// counts only when they all pass.
-class unit_length_walk {
-  public:
-    explicit unit_length_walk(const curve_view* q) noexcept
-        : stride_(q[3].keys.stride()), found_{warning_code::non_unit_quaternion, q[3].id} {
-        for (std::size_t c = 0; c < 4; ++c) {
-            keys_[c] = q[c].keys.data();
-            size_[c] = q[c].keys.size();
-        }
-    }
-
-    // Takes rotation.w's keys up to `end`.
-    void run_to(std::size_t end) noexcept {
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-        if (detail::avx2_at_run_time()) return run_to_avx2(end);
-#endif
-        run_with<detail::built_lanes>(end);
-    }
-
-    // Takes rotation.w's keys [0, k), which line up key for key with those of x, y and z and
-    // are all clearly of unit length: `step` would find nothing in them.
-    void skip_to(std::size_t k) noexcept {
-        k_ = k;
-        for (std::size_t& i : cursor_) i = k;
-    }
-
-    const warning& found() const noexcept {
-        return found_;
-    }
-
-  private:
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-    [[gnu::target("avx2")]] void run_to_avx2(std::size_t end) noexcept {
-        run_with<8>(end);
-    }
-#endif
-
-    template <std::size_t Lanes>
-    INPUTANIM_INLINE void run_with(std::size_t end) noexcept {
-        if constexpr (detail::lane_loads) {
-            // The four curves of a rotation share one layout.
-            if (stride_ == full_keyframe_size) {
-                run_blocks<Lanes, full_keyframe_size>(end);
-            } else {
-                run_blocks<Lanes, compact_keyframe_size>(end);
-            }
-        }
-        for (; k_ < end; ++k_) step();
-    }
-
-    // Takes w's keys Lanes at a time while they line up, key for key, with keys of x, y and z
-    // that are all clearly of unit length: `step` would find nothing in them. It would leave
-    // each cursor on the last of them; one past it is the same to every later step, as keys are
-    // sorted (and a walk over unsorted keys does not count). Likewise a cursor moved early to
-    // the first key not before w's time is what `step` does when it reaches that cursor.
-    template <std::size_t Lanes, std::size_t Stride>
-    INPUTANIM_INLINE void run_blocks(std::size_t end) noexcept {
-        const auto time = [](const std::byte* keys, std::size_t i) {
-            return detail::load_f32_le(keys + i * Stride);
-        };
-        while (end - k_ >= Lanes) {
-            const float t = time(keys_[3], k_);
-            bool aligned = true;
-            for (std::size_t c = 0; c < 3; ++c) {
-                std::size_t& i = cursor_[c];
-                while (i < size_[c] && time(keys_[c], i) < t) ++i;
-                aligned = aligned && size_[c] - i >= Lanes;
-            }
-            if (aligned && detail::aligned_within<Stride, Lanes>(
-                               keys_[0] + cursor_[0] * Stride, keys_[1] + cursor_[1] * Stride,
-                               keys_[2] + cursor_[2] * Stride, keys_[3] + k_ * Stride,
-                               clearly_unit_low, clearly_unit_high)) {
-                k_ += Lanes;
-                for (std::size_t& i : cursor_) i += Lanes;
-                continue;
-            }
-            // Keys that do not line up (or a length to report): a block's worth key by key
-            // before the next try, so that such curves cost little more than before.
-            for (const std::size_t stop = k_ + Lanes; k_ < stop; ++k_) step();
-        }
-    }
-
-    float time(std::size_t c, std::size_t i) const noexcept {
-        return detail::load_f32_le(keys_[c] + i * stride_);
-    }
-    float value(std::size_t c, std::size_t i) const noexcept {
-        return detail::load_f32_le(keys_[c] + i * stride_ + 4);
-    }
-
-    // One key of rotation.w.
-    void step() noexcept {
-        const float t = time(3, k_);
-        float xyz[3];
-        for (std::size_t c = 0; c < 3; ++c) {
-            std::size_t& i = cursor_[c];
-            while (i < size_[c] && time(c, i) < t) ++i;
-            if (i == size_[c] || time(c, i) != t) return;
-            xyz[c] = value(c, i);
-        }
-        const float v = value(3, k_);
-        const float length = std::sqrt(xyz[0] * xyz[0] + xyz[1] * xyz[1] + xyz[2] * xyz[2] + v * v);
-        if (std::fabs(length - 1.0f) > unit_tolerance) {
-            if (found_.count++ == 0) {
-                found_.keyframe = static_cast<std::int64_t>(k_);
-                found_.value = length;
-            }
-        }
-    }
-
-    // x, y, z and w.
-    const std::byte* keys_[4];
-    std::size_t size_[4];
-    std::size_t stride_;
-    std::size_t k_ = 0;
-    std::size_t cursor_[3] = {0, 0, 0};
-    warning found_;
-};
-
-// The 8-lane loops, compiled for AVX2 (the block checks are inlined into these), for processors
-// that have it.
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-[[gnu::target("avx2")]] detail::key_fault check_compact_keys_avx2(const std::byte* keys,
-                                                                  std::size_t from,
-                                                                  std::size_t to) noexcept {
-    return detail::check_float_keys<compact_keyframe_size, 8>(keys, from, to);
-}
-[[gnu::target("avx2")]] detail::key_fault check_full_keys_avx2(const std::byte* keys,
-                                                               std::size_t from,
-                                                               std::size_t to) noexcept {
-    return detail::check_float_keys<full_keyframe_size, 8>(keys, from, to);
-}
-template <std::size_t Stride>
-[[gnu::target("avx2")]] std::size_t lockstep_prefix_avx2(const curve_view* q,
-                                                         std::size_t n) noexcept {
-    return detail::lockstep_prefix<Stride, 8>(q[0].keys.data(), q[1].keys.data(), q[2].keys.data(),
-                                              q[3].keys.data(), n, clearly_unit_low,
-                                              clearly_unit_high);
-}
-#endif
-
-template <std::size_t Stride>
-std::size_t lockstep_prefix_built(const curve_view* q, std::size_t n) noexcept {
-    return detail::lockstep_prefix<Stride, detail::built_lanes>(
-        q[0].keys.data(), q[1].keys.data(), q[2].keys.data(), q[3].keys.data(), n, clearly_unit_low,
-        clearly_unit_high);
-}
-
-// detail::lockstep_prefix of a rotation's four curves q[0..3].
-std::size_t lockstep_prefix(const curve_view* q) noexcept {
-    std::size_t n = q[0].keys.size();
-    for (std::size_t c = 1; c < 4; ++c) n = std::min(n, q[c].keys.size());
-    const bool full = q[3].keys.stride() == full_keyframe_size;
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-    if (detail::avx2_at_run_time()) {
-        return full ? lockstep_prefix_avx2<full_keyframe_size>(q, n)
-                    : lockstep_prefix_avx2<compact_keyframe_size>(q, n);
-    }
-#endif
-    return full ? lockstep_prefix_built<full_keyframe_size>(q, n)
-                : lockstep_prefix_built<compact_keyframe_size>(q, n);
-}
-
-// The first fault among keys [from, to) of c, key from - 1 having passed.
-detail::key_fault first_fault(const curve_view& c, std::size_t from, std::size_t to) noexcept {
-    const std::byte* keys = c.keys.data();
-    if (c.kind == curve_kind::bool_curve) {
-        return detail::scan_keys(keys, c.keys.stride(), true, from, to);
-    }
-    const bool full = c.keys.stride() == full_keyframe_size;
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-    if (detail::avx2_at_run_time()) {
-        return full ? check_full_keys_avx2(keys, from, to)
-                    : check_compact_keys_avx2(keys, from, to);
-    }
-#endif
-    return full ? detail::check_float_keys<full_keyframe_size, detail::built_lanes>(keys, from, to)
-                : detail::check_float_keys<compact_keyframe_size, detail::built_lanes>(keys, from,
-                                                                                       to);
-}
-
-class content_checker {
-  public:
-    explicit content_checker(std::span<const std::byte> bytes) noexcept : base_(bytes.data()) {}
-
-    // Keys [from, to) of c, key from - 1 having passed.
-    error check_keys(const curve_view& c, std::size_t from, std::size_t to) const noexcept {
-        const detail::key_fault f = first_fault(c, from, to);
-        if (f.index == to) return {};
-        const std::byte* key = c.keys.data() + f.index * c.keys.stride();
-        return error{f.fault.code, static_cast<std::uint64_t>(key + f.fault.field - base_),
-                     error_place::curve, c.id, static_cast<std::int64_t>(f.index)};
-    }
-
-    // A rotation's four curves q[0..3] and its quaternion walk, in one pass over their bytes:
-    // first as far as their keys line up without a fault, checked side by side a block at a
-    // time; from there a stretch of each curve at a time, so that the walk finds the keys still
-    // in cache. The first error in file order wins: one in an earlier curve, even found later.
-    error check_rotation(const curve_view* q, warning& found) const noexcept {
-        constexpr std::size_t stretch = 4096;
-        unit_length_walk walk(q);
-        const std::size_t start = lockstep_prefix(q);
-        walk.skip_to(start);
-        error first{};
-        // Curves [0, active) can still hold the first error.
-        std::size_t active = 4;
-        for (std::size_t from = start;; from += stretch) {
-            bool more = false;
-            for (std::size_t c = 0; c < active; ++c) {
-                const std::size_t n = q[c].keys.size();
-                if (from >= n) continue;
-                const std::size_t to = std::min(n, from + stretch);
-                if (error e = check_keys(q[c], from, to)) {
-                    first = e;
-                    active = c;
-                    break;
-                }
-                more = more || to < n;
-            }
-            if (active == 0) return first;
-            if (!first) walk.run_to(std::min(q[3].keys.size(), from + stretch));
-            if (!more) break;
-        }
-        if (first) return first;
-        walk.run_to(q[3].keys.size());
-        found = walk.found();
-        return {};
-    }
-
-    error check_marker(const marker_view& m) const noexcept {
-        if (!std::isfinite(m.time)) {
-            return error{errc::non_finite, m.offset, error_place::markers, {}, m.index};
-        }
-        const std::size_t good = detail::valid_utf8_prefix(m.name);
-        if (good != m.name.size()) {
-            const auto name_offset = static_cast<std::uint64_t>(
-                reinterpret_cast<const std::byte*>(m.name.data()) - base_);
-            return error{errc::bad_utf8, name_offset, error_place::markers, {}, m.index};
-        }
-        return {};
-    }
-
-  private:
-    const std::byte* base_;
-};
-
-// Curve i starts the four curves of a rotation, x, y, z and w, all present.
-bool starts_group(std::span<const curve_view> curves, std::size_t i) noexcept {
-    return starts_rotation(curves[i].id) && curves.size() - i >= 4 &&
-           to_index(curves[i + 3].id) == to_index(curves[i].id) + 3;
-}
-
-}  // namespace
-
-namespace detail {
-
-error check_content(const recording& rec, std::size_t first, std::size_t end, bool markers,
-                    unit_lengths* units) noexcept {
-    const content_checker checker(rec.bytes());
-    const std::span<const curve_view> curves = rec.curves();
-    for (std::size_t i = first; i < end; ++i) {
-        const curve_view& c = curves[i];
-        if (units != nullptr && starts_group(curves, i)) {
-            if (error e = checker.check_rotation(&c, (*units)[rotation_ordinal(c.id)])) return e;
-            i += 3;
-            continue;
-        }
-        if (error e = checker.check_keys(c, 0, c.keys.size())) return e;
-    }
-    if (markers) {
-        for (const marker_view& m : rec.markers()) {
-            if (error e = checker.check_marker(m)) return e;
-        }
-    }
-    return {};
-}
-
-std::size_t content_cut(const recording& rec, std::uint64_t offset) noexcept {
-    const std::span<const curve_view> curves = rec.curves();
-    std::size_t i = 0;
-    while (i < curves.size() && curves[i].offset < offset) ++i;
-    for (std::size_t back = 1; back <= 3 && back <= i; ++back) {
-        if (starts_group(curves, i - back)) return std::min(curves.size(), i - back + 4);
-    }
-    return i;
-}
-
-void add_report_warnings(const recording& rec, const unit_lengths* units, report& rep) noexcept {
-    for (const curve_view& c : rec.curves()) {
-        if (!c.keys.empty() && c.keys.front().time() < 0.0f) {
-            detail::add_warning(
-                rep, warning{warning_code::negative_time, c.id, 0, 1, c.keys.front().time()});
-        }
-    }
-    detail::for_each_rotation([&](curve_id x) {
-        const curve_view* q[4];
-        for (std::size_t c = 0; c < 4; ++c) {
-            q[c] = rec.find(curve_id(to_index(x) + c));
-            if (q[c] == nullptr) return;
-        }
-        if (detail::dropped_rotation_w(q[0]->keys.size(), q[1]->keys.size(), q[2]->keys.size(),
-                                       q[3]->keys.size())) {
-            detail::add_warning(rep,
-                                warning{warning_code::dropped_rotation_w, q[3]->id, 0, 1, 0.0f});
-        }
-        if (units != nullptr) {
-            const warning& w = (*units)[rotation_ordinal(x)];
-            if (w.count > 0) detail::add_warning(rep, w);
-        }
-    });
-}
-
-}  // namespace detail
 
 namespace {
 
@@ -419,7 +75,7 @@ void walk_side_by_side(std::span<const std::span<const std::byte>> inputs,
             if (it == item::marker) continue;
             const bool detects = options.layout == layout_choice::automatic &&
                                  w.r.header().minor == 1 && w.r.header().layout == layout::compact;
-            if (it == item::error && detects && w.r.error().code != errc::limit_exceeded) {
+            if (it == item::error && detects && !detail::sound_walk(w.r.error())) {
                 w.r = reader(inputs[i], read_options{layout_choice::full, options.limits});
                 continue;
             }
@@ -431,11 +87,25 @@ void walk_side_by_side(std::span<const std::span<const std::byte>> inputs,
 
 }  // namespace
 
-error check_content(const recording& rec) noexcept {
-    return detail::check_content(rec, 0, rec.curves().size(), true, nullptr);
+namespace detail {
+
+std::optional<std::uint64_t> fault_in(std::span<const std::byte> region, void (*fn)(void*),
+                                      void* context) noexcept {
+    std::uint64_t at = 0;
+    const std::error_code ec = run_guarded(region, fn, context, &at);
+    if (ec == std::errc::io_error) return at;
+    // No guard could be armed (the handler could not be installed): read unguarded.
+    if (ec) fn(context);
+    return std::nullopt;
 }
 
-report validate(std::span<const std::byte> bytes, const validate_options& options) noexcept {
+report io_fault(std::uint64_t offset) noexcept {
+    report rep;
+    rep.error = error{errc::io_error, offset, error_place::none};
+    return rep;
+}
+
+report validate_here(std::span<const std::byte> bytes, const validate_options& options) noexcept {
     report rep;
     recording rec;
     rep.error = rec.open(bytes, read_options{options.layout, options.limits});
@@ -452,13 +122,36 @@ report validate(std::span<const std::byte> bytes, const validate_options& option
     return rep;
 }
 
-void validate_batch(std::span<const std::span<const std::byte>> inputs, std::span<report> reports,
-                    const validate_options& options) noexcept {
+report validate_guarded_here(std::span<const std::byte> bytes,
+                             const validate_options& options) noexcept {
+    report rep;
+    if (const auto at = guard_reads(bytes, [&] { rep = validate_here(bytes, options); })) {
+        return io_fault(*at);
+    }
+    return rep;
+}
+
+}  // namespace detail
+
+report validate(std::span<const std::byte> bytes, const validate_options& options) noexcept {
+    if (options.level == level::full && options.threads != 1) {
+        return detail::validate_in_parts(bytes, options);
+    }
+    return detail::validate_guarded_here(bytes, options);
+}
+
+void validate(std::span<const std::span<const std::byte>> inputs, std::span<report> reports,
+              const validate_options& options) noexcept {
     const std::size_t n = std::min(inputs.size(), reports.size());
     for (std::size_t begin = 0; begin < n; begin += batch_width) {
         const std::size_t end = std::min(n, begin + batch_width);
-        walk_side_by_side(inputs.subspan(begin, end - begin), options);
-        for (std::size_t i = begin; i < end; ++i) reports[i] = validate(inputs[i], options);
+        const auto batch = inputs.subspan(begin, end - begin);
+        // The walk only brings header lines into the caches: a page that vanished under it ends
+        // it, and that input's own validation reports the fault.
+        guarded_each(batch, [&] { walk_side_by_side(batch, options); });
+        for (std::size_t i = begin; i < end; ++i) {
+            reports[i] = detail::validate_guarded_here(inputs[i], options);
+        }
     }
 }
 

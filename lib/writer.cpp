@@ -1,57 +1,207 @@
 #include "inputanim/writer.hpp"
 
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <cstring>
+
 #include "detail/load.hpp"
 #include "inputanim/recording.hpp"
 
 namespace inputanim {
 
-namespace {
-
-class byte_sink {
-  public:
-    explicit byte_sink(std::vector<std::byte>& out) noexcept : out_(out) {}
-    void u8(std::uint8_t v) { out_.push_back(static_cast<std::byte>(v)); }
-    void i32(std::int32_t v) { detail::store_i32_le(grow(4), v); }
-    void u64(std::uint64_t v) { detail::store_u64_le(grow(8), v); }
-    void f32(float v) { detail::store_f32_le(grow(4), v); }
-    void bytes(std::string_view s) {
-        for (char c : s) out_.push_back(static_cast<std::byte>(c));
-    }
-    // .NET BinaryWriter.Write7BitEncodedInt.
-    void length(std::size_t n) {
-        auto v = static_cast<std::uint32_t>(n);
-        while (v >= 0x80) {
-            u8(static_cast<std::uint8_t>(v | 0x80));
-            v >>= 7;
-        }
-        u8(static_cast<std::uint8_t>(v));
-    }
-
-  private:
-    std::byte* grow(std::size_t n) {
-        out_.resize(out_.size() + n);
-        return out_.data() + out_.size() - n;
-    }
-    std::vector<std::byte>& out_;
-};
-
-struct body_shape {
-    block_flags blocks;
-    bool full;
-};
-
-body_shape shape_of(const model& m) noexcept {
-    if (m.major == 1 && m.minor == 0) return {block_flags{true, true, false}, true};
-    return {m.blocks, m.layout == layout::full};
+std::error_code vector_sink::write(std::span<const std::byte> bytes) {
+    out_.insert(out_.end(), bytes.begin(), bytes.end());
+    return {};
 }
 
+namespace {
+
+constexpr std::size_t int32_max = static_cast<std::size_t>(INT32_MAX);
+
+bool is_v10(int major, int minor) noexcept {
+    return major == 1 && minor == 0;
+}
+
+}  // namespace
+
+bool encoder::misuse(bool wrong) noexcept {
+    if (wrong && !error_) error_ = std::make_error_code(std::errc::invalid_argument);
+    return wrong;
+}
+
+bool encoder::curves_done() const noexcept {
+    return stage_ == stage::curves && next_curve_ == curve_total_ && left_ == 0;
+}
+
+bool encoder::reserve(std::size_t n) noexcept {
+    if (n > buffer_.size() - used_) flush();
+    return !error_;
+}
+
+void encoder::flush() noexcept {
+    if (used_ == 0 || error_) return;
+    error_ = sink_.write(std::span<const std::byte>(buffer_.data(), used_));
+    used_ = 0;
+}
+
+void encoder::put_u8(std::uint8_t v) noexcept {
+    if (!reserve(1)) return;
+    buffer_[used_++] = static_cast<std::byte>(v);
+}
+
+void encoder::put_i32(std::int32_t v) noexcept {
+    if (!reserve(4)) return;
+    detail::store_i32_le(buffer_.data() + used_, v);
+    used_ += 4;
+}
+
+void encoder::put_u64(std::uint64_t v) noexcept {
+    if (!reserve(8)) return;
+    detail::store_u64_le(buffer_.data() + used_, v);
+    used_ += 8;
+}
+
+void encoder::put_f32(float v) noexcept {
+    if (!reserve(4)) return;
+    detail::store_f32_le(buffer_.data() + used_, v);
+    used_ += 4;
+}
+
+void encoder::put_bytes(std::span<const std::byte> bytes) noexcept {
+    while (!bytes.empty()) {
+        if (used_ == buffer_.size()) flush();
+        if (error_) return;
+        const std::size_t n = std::min(bytes.size(), buffer_.size() - used_);
+        std::memcpy(buffer_.data() + used_, bytes.data(), n);
+        used_ += n;
+        bytes = bytes.subspan(n);
+    }
+}
+
+std::error_code encoder::write_header(int major, int minor, inputanim::layout layout,
+                                      block_flags blocks) {
+    if (error_ || misuse(stage_ != stage::start)) return error_;
+    const bool v10 = is_v10(major, minor);
+    blocks_ = v10 ? block_flags{true, true, false} : blocks;
+    full_ = v10 || layout == layout::full;
+    curve_total_ = curve_count(blocks_);
+    stage_ = stage::curves;
+    put_u64(file_magic);
+    put_i32(major);
+    put_i32(minor);
+    if (!v10) {
+        put_u8(blocks_.camera ? 1 : 0);
+        put_u8(blocks_.hands ? 1 : 0);
+        put_u8(blocks_.gaze ? 1 : 0);
+    }
+    return error_;
+}
+
+std::error_code encoder::begin_curve(curve_id id, std::int32_t pre_wrap, std::int32_t post_wrap,
+                                     std::size_t key_count) {
+    if (error_ || misuse(stage_ != stage::curves || left_ != 0 || next_curve_ == curve_total_ ||
+                         curve_at(blocks_, next_curve_) != id)) {
+        return error_;
+    }
+    if (key_count > int32_max) {
+        error_ = std::make_error_code(std::errc::value_too_large);
+        return error_;
+    }
+    ++next_curve_;
+    left_ = key_count;
+    current_full_ = full_ && kind_of(id) == curve_kind::float_curve;
+    put_i32(pre_wrap);
+    put_i32(post_wrap);
+    put_i32(static_cast<std::int32_t>(key_count));
+    return error_;
+}
+
+std::error_code encoder::write_key(const keyframe& key) {
+    return write_keys(std::span<const keyframe>(&key, 1));
+}
+
+std::error_code encoder::write_keys(std::span<const keyframe> keys) {
+    if (error_ || misuse(stage_ != stage::curves || keys.size() > left_)) return error_;
+    left_ -= keys.size();
+    for (const keyframe& k : keys) {
+        put_f32(k.time);
+        put_f32(k.value);
+        if (current_full_) {
+            put_f32(k.in_tangent);
+            put_f32(k.out_tangent);
+            put_f32(k.in_weight);
+            put_f32(k.out_weight);
+            put_i32(k.weighted_mode);
+        }
+    }
+    return error_;
+}
+
+std::error_code encoder::write_curve(curve_id id, const inputanim::curve& c) {
+    if (begin_curve(id, c.pre_wrap, c.post_wrap, c.keys.size())) return error_;
+    return write_keys(c.keys);
+}
+
+std::error_code encoder::begin_markers(std::size_t count) {
+    if (error_ || misuse(!curves_done())) return error_;
+    if (count > int32_max) {
+        error_ = std::make_error_code(std::errc::value_too_large);
+        return error_;
+    }
+    stage_ = stage::markers;
+    left_ = count;
+    put_i32(static_cast<std::int32_t>(count));
+    return error_;
+}
+
+std::error_code encoder::write_marker(float time, std::string_view name) {
+    if (error_ || misuse(stage_ != stage::markers || left_ == 0)) return error_;
+    if (name.size() > int32_max) {
+        error_ = std::make_error_code(std::errc::value_too_large);
+        return error_;
+    }
+    --left_;
+    put_f32(time);
+    // .NET BinaryWriter.Write7BitEncodedInt.
+    auto v = static_cast<std::uint32_t>(name.size());
+    while (v >= 0x80) {
+        put_u8(static_cast<std::uint8_t>(v | 0x80));
+        v >>= 7;
+    }
+    put_u8(static_cast<std::uint8_t>(v));
+    put_bytes(std::as_bytes(std::span<const char>(name.data(), name.size())));
+    return error_;
+}
+
+std::error_code encoder::write_markers(std::span<const inputanim::marker> list) {
+    if (begin_markers(list.size())) return error_;
+    for (const inputanim::marker& m : list) {
+        if (write_marker(m.time, m.name)) break;
+    }
+    return error_;
+}
+
+std::error_code encoder::finish() {
+    if (error_ || misuse(!curves_done() && !(stage_ == stage::markers && left_ == 0))) {
+        return error_;
+    }
+    stage_ = stage::done;
+    flush();
+    return error_;
+}
+
+namespace {
+
 std::size_t encoded_size(const model& m) noexcept {
-    const body_shape shape = shape_of(m);
-    std::size_t n = header_size + (m.major == 1 && m.minor == 0 ? 0 : 3);
-    for (std::size_t i = 0; i < curve_count(shape.blocks); ++i) {
-        const curve_id id = curve_at(shape.blocks, i);
+    const bool v10 = is_v10(m.major, m.minor);
+    const block_flags blocks = v10 ? block_flags{true, true, false} : m.blocks;
+    const bool full = v10 || m.layout == layout::full;
+    std::size_t n = header_size + (v10 ? 0 : 3);
+    for (std::size_t i = 0; i < curve_count(blocks); ++i) {
+        const curve_id id = curve_at(blocks, i);
         const std::size_t stride =
-            kind_of(id) == curve_kind::float_curve && shape.full ? full_keyframe_size : 8;
+            kind_of(id) == curve_kind::float_curve && full ? full_keyframe_size : 8;
         n += curve_header_size + m[id].keys.size() * stride;
     }
     if (m.markers) {
@@ -66,43 +216,19 @@ std::size_t encoded_size(const model& m) noexcept {
 void write(const model& m, std::vector<std::byte>& out) {
     out.clear();
     out.reserve(encoded_size(m));
-    byte_sink sink(out);
-    sink.u64(file_magic);
-    sink.i32(m.major);
-    sink.i32(m.minor);
-    const body_shape shape = shape_of(m);
-    if (!(m.major == 1 && m.minor == 0)) {
-        sink.u8(shape.blocks.camera ? 1 : 0);
-        sink.u8(shape.blocks.hands ? 1 : 0);
-        sink.u8(shape.blocks.gaze ? 1 : 0);
+    vector_sink sink(out);
+    encoder e(sink);
+    e.write_header(m.major, m.minor, m.layout, m.blocks);
+    const block_flags blocks = is_v10(m.major, m.minor) ? block_flags{true, true, false} : m.blocks;
+    for (std::size_t i = 0; i < curve_count(blocks); ++i) {
+        const curve_id id = curve_at(blocks, i);
+        e.write_curve(id, m[id]);
     }
-    for (std::size_t i = 0; i < curve_count(shape.blocks); ++i) {
-        const curve_id id = curve_at(shape.blocks, i);
-        const curve& c = m[id];
-        sink.i32(c.pre_wrap);
-        sink.i32(c.post_wrap);
-        sink.i32(static_cast<std::int32_t>(c.keys.size()));
-        const bool full = kind_of(id) == curve_kind::float_curve && shape.full;
-        for (const keyframe& k : c.keys) {
-            sink.f32(k.time);
-            sink.f32(k.value);
-            if (full) {
-                sink.f32(k.in_tangent);
-                sink.f32(k.out_tangent);
-                sink.f32(k.in_weight);
-                sink.f32(k.out_weight);
-                sink.i32(k.weighted_mode);
-            }
-        }
-    }
-    if (m.markers) {
-        sink.i32(static_cast<std::int32_t>(m.markers->size()));
-        for (const marker& mk : *m.markers) {
-            sink.f32(mk.time);
-            sink.length(mk.name.size());
-            sink.bytes(mk.name);
-        }
-    }
+    if (m.markers) e.write_markers(*m.markers);
+    // A vector never refuses bytes, and the order above is the file's: only a count beyond
+    // Int32, which the precondition rules out, could fail.
+    [[maybe_unused]] const std::error_code ec = e.finish();
+    assert(!ec);
 }
 
 std::vector<std::byte> write(const model& m) {

@@ -7,6 +7,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libsqlite3-dev sqlite3
   curl
+  python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pandas python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -9,3 +9,10 @@ cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEB
   -DCMAKE_CXX_COMPILER=g++ -DINPUTANIM_SANITIZE=address,undefined
 cmake --build build/asan
 ctest --test-dir build/asan --output-on-failure -j2
+# The Python package: a sanitized extension does not load into a plain interpreter, so the
+# sanitized build leaves it out and a plain Release build of only the module and the command
+# runs its pytest suite, with Debian's interpreter (the one with numpy; python/README.md).
+cmake -S . -B build/python -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ \
+  -DPython_EXECUTABLE=/usr/bin/python3 -DINPUTANIM_BUILD_PYTHON=ON -DINPUTANIM_BUILD_EXAMPLES=OFF
+cmake --build build/python --target inputanim_python inputanim_cli
+ctest --test-dir build/python -R '^python[.]' --output-on-failure

@@ -1,18 +1,21 @@
-// Specification of the block checks behind validate (lib/detail/block_checks.hpp) at both lane
-// widths, 4 (SSE2 and other 16-byte vector units: what validate runs without AVX2) and 8: the
-// first fault they find in any range of keys is the one check_keyframe finds key by key, and the
-// lockstep prefix of a rotation's curves never covers a key that a key-by-key look would stop at.
-// On a processor without AVX2 the 8-lane width is left out.
+// Specification of the block kernels behind validate (lib/detail/kernels.hpp), under every
+// implementation this processor can run (the baseline, and AVX2 where it has it): the first fault
+// they find in any range of keys is the one check_keyframe finds key by key, the lockstep prefix
+// of a rotation's curves never covers a key that a key-by-key look would stop at, and the aligned
+// blocks of the quaternion walk are exactly those whose keys line up with lengths near 1.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "detail/block_checks.hpp"
+#include "detail/rules.hpp"
+#include "detail/kernels.hpp"
 #include "detail/load.hpp"
 
 using namespace inputanim;
@@ -41,6 +44,19 @@ std::vector<std::byte> valid_keys(std::size_t stride, std::size_t n) {
         }
     }
     return b;
+}
+
+// check_keyframe over keys [from, to), key by key, key from - 1 having passed.
+key_fault key_by_key(const std::vector<std::byte>& keys, std::size_t stride, std::size_t from,
+                     std::size_t to) {
+    for (std::size_t i = from; i < to; ++i) {
+        const std::byte* p = keys.data() + i * stride;
+        const float previous = i == 0 ? 0.0f : load_f32_le(p - stride);
+        const keyframe_fault f =
+            check_keyframe(p, stride == full_keyframe_size, false, i == 0, previous);
+        if (f.code != errc::ok) return {i, f};
+    }
+    return {to, {}};
 }
 
 struct damage {
@@ -75,18 +91,18 @@ struct range {
 const range ranges[] = {{0, key_count}, {1, key_count}, {0, 9},     {3, 300},
                         {257, 263},     {256, 700},     {600, 700}, {699, 700}};
 
-template <std::size_t Stride, std::size_t Lanes>
-void expect_first_faults_as_key_by_key(key_fault (*check)(const std::byte*, std::size_t,
-                                                          std::size_t)) {
+template <std::size_t Stride>
+void expect_first_faults_as_key_by_key(const block_kernels& k) {
     const std::vector<std::byte> valid = valid_keys(Stride, key_count);
     for (const range& r : ranges) {
-        EXPECT_EQ(check(valid.data(), r.from, r.to).index, r.to);
+        EXPECT_EQ(first_fault(k, valid.data(), Stride, r.from, r.to).index, r.to);
     }
     for (const damage& d : damages()) {
         if (d.full_only && Stride != full_keyframe_size) continue;
-        for (std::size_t k : {0, 1, 2, 7, 8, 9, 100, 255, 256, 257, 258, 263, 264, 511, 698, 699}) {
+        for (std::size_t at :
+             {0, 1, 2, 7, 8, 9, 100, 255, 256, 257, 258, 263, 264, 511, 698, 699}) {
             std::vector<std::byte> b = valid;
-            std::byte* p = b.data() + k * Stride + d.field;
+            std::byte* p = b.data() + at * Stride + d.field;
             if (d.is_int) {
                 store_i32_le(p, d.i);
             } else {
@@ -94,11 +110,11 @@ void expect_first_faults_as_key_by_key(key_fault (*check)(const std::byte*, std:
             }
             for (const range& r : ranges) {
                 // The checks take a range whose keys before it passed.
-                if (k < r.from) continue;
-                SCOPED_TRACE(d.name + " at key " + std::to_string(k) + ", keys [" +
+                if (at < r.from) continue;
+                SCOPED_TRACE(d.name + " at key " + std::to_string(at) + ", keys [" +
                              std::to_string(r.from) + ", " + std::to_string(r.to) + ")");
-                const key_fault expected = scan_keys(b.data(), Stride, false, r.from, r.to);
-                const key_fault got = check(b.data(), r.from, r.to);
+                const key_fault expected = key_by_key(b, Stride, r.from, r.to);
+                const key_fault got = first_fault(k, b.data(), Stride, r.from, r.to);
                 EXPECT_EQ(got.index, expected.index);
                 EXPECT_EQ(got.fault.code, expected.fault.code);
                 EXPECT_EQ(got.fault.field, expected.fault.field);
@@ -126,7 +142,7 @@ struct rotation {
 template <std::size_t Stride>
 bool clean_prefix(const rotation& r, std::size_t k, float low, float high) {
     for (const auto& c : r.curve) {
-        if (scan_keys(c.data(), Stride, false, 0, k).index != k) return false;
+        if (key_by_key(c, Stride, 0, k).index != k) return false;
     }
     for (std::size_t i = 0; i < k; ++i) {
         float sum = 0;
@@ -140,34 +156,58 @@ bool clean_prefix(const rotation& r, std::size_t k, float low, float high) {
     return true;
 }
 
-template <std::size_t Stride, std::size_t Lanes>
-void expect_lockstep_prefix_stops_before_anything_else(
-    std::size_t (*prefix)(const std::byte*, const std::byte*, const std::byte*, const std::byte*,
-                          std::size_t, float, float)) {
+// The ways a key of a rotation can leave lockstep: a fault in any field, a time of its own, a
+// quaternion far from unit length.
+const char* const departures[] = {"NaN value",  "NaN tangent",     "mode 4",
+                                  "other time", "time going back", "long quaternion"};
+
+// Rotation r with key k of curve c departing from lockstep as `what` says (false when that needs
+// full keys, or a key before the first).
+template <std::size_t Stride>
+bool depart(rotation& r, std::size_t c, std::size_t k, const std::string& what) {
+    std::byte* p = r.curve[c].data() + k * Stride;
+    if (what == "NaN value") {
+        store_f32_le(p + 4, qnan);
+    } else if (what == "NaN tangent" || what == "mode 4") {
+        if (Stride != full_keyframe_size) return false;
+        if (what == "mode 4") {
+            store_i32_le(p + 24, 4);
+        } else {
+            store_f32_le(p + 8, qnan);
+        }
+    } else if (what == "other time") {
+        store_f32_le(p, load_f32_le(p) + 0.001f);
+    } else if (what == "time going back") {
+        // The first key has no key before it.
+        if (k == 0) return false;
+        // In all four curves, which therefore still line up.
+        for (auto& curve : r.curve) store_f32_le(curve.data() + k * Stride, -100.0f);
+    } else {
+        store_f32_le(p + 4, 1.5f);
+    }
+    return true;
+}
+
+template <std::size_t Stride>
+void expect_lockstep_prefix_stops_before_anything_else(const block_kernels& kernels) {
     constexpr float low = 0.99f;
     constexpr float high = 1.01f;
     const rotation clean(Stride, key_count);
     const auto run = [&](const rotation& r) {
-        return prefix(r.curve[0].data(), r.curve[1].data(), r.curve[2].data(), r.curve[3].data(),
-                      key_count, low, high);
+        const std::byte* q[4] = {r.curve[0].data(), r.curve[1].data(), r.curve[2].data(),
+                                 r.curve[3].data()};
+        return lockstep_prefix(kernels, q, Stride, key_count, low, high);
     };
     // Everything but a last partial block of 8 keys after the first key.
     EXPECT_EQ(run(clean), key_count - (key_count - 1) % 8);
     for (std::size_t c = 0; c < 4; ++c) {
         // Every lane of a block, and past the first run.
         for (std::size_t k : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 256, 257, 300, 690}) {
-            for (const char* what : {"fault", "other time", "long quaternion"}) {
-                SCOPED_TRACE(std::string(what) + " in curve " + std::to_string(c) + " at key " +
+            for (const std::string what : departures) {
+                SCOPED_TRACE(what + " in curve " + std::to_string(c) + " at key " +
                              std::to_string(k));
                 rotation r = clean;
-                std::byte* p = r.curve[c].data() + k * Stride;
-                if (what[0] == 'f') {
-                    store_f32_le(p + 4, qnan);
-                } else if (what[0] == 'o') {
-                    store_f32_le(p, load_f32_le(p) + 0.001f);
-                } else {
-                    store_f32_le(p + 4, 1.5f);
-                }
+                if (!depart<Stride>(r, c, k, what)) continue;
                 const std::size_t got = run(r);
                 EXPECT_LE(got, k);
                 // It gives up no more than a run of 256 keys and a block before the key.
@@ -178,78 +218,96 @@ void expect_lockstep_prefix_stops_before_anything_else(
     }
 }
 
+// The aligned blocks of a rotation: whole blocks of 8 keys from the first, up to the first block
+// holding a key whose times differ or whose length is far from 1, whatever else its fields hold.
 template <std::size_t Stride>
-key_fault four_lanes(const std::byte* keys, std::size_t from, std::size_t to) {
-    return check_float_keys<Stride, 4>(keys, from, to);
+void expect_aligned_blocks_up_to_the_first_departure(const block_kernels& kernels) {
+    constexpr float low = 0.99f;
+    constexpr float high = 1.01f;
+    const rotation clean(Stride, key_count);
+    const auto run = [&](const rotation& r, std::size_t n) {
+        const std::byte* q[4] = {r.curve[0].data(), r.curve[1].data(), r.curve[2].data(),
+                                 r.curve[3].data()};
+        return kernels.aligned[Stride == full_keyframe_size](q, n, low, high);
+    };
+    EXPECT_EQ(run(clean, key_count), key_count / 8 * 8);
+    EXPECT_EQ(run(clean, 7), 0u);
+    EXPECT_EQ(run(clean, 17), 16u);
+    for (std::size_t c = 0; c < 4; ++c) {
+        for (std::size_t k : {0, 1, 7, 8, 9, 15, 300, 695}) {
+            for (const std::string what : {"other time", "long quaternion", "NaN value"}) {
+                SCOPED_TRACE(what + " in curve " + std::to_string(c) + " at key " +
+                             std::to_string(k));
+                rotation r = clean;
+                depart<Stride>(r, c, k, what);
+                EXPECT_EQ(run(r, key_count), k / 8 * 8);
+            }
+            // Faults the content checks find are no business of the walk.
+            rotation r = clean;
+            if (depart<Stride>(r, c, k, "NaN tangent")) {
+                EXPECT_EQ(run(r, key_count), key_count / 8 * 8);
+            }
+        }
+    }
 }
 
-template <std::size_t Stride>
-std::size_t four_lane_prefix(const std::byte* x, const std::byte* y, const std::byte* z,
-                             const std::byte* w, std::size_t n, float low, float high) {
-    return lockstep_prefix<Stride, 4>(x, y, z, w, n, low, high);
-}
+constexpr const char* big_endian =
+    "big-endian: the kernels prove nothing, validate checks key by key";
 
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME) || defined(__AVX2__)
-template <std::size_t Stride>
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-[[gnu::target("avx2")]]
-#endif
-key_fault
-eight_lanes(const std::byte* keys, std::size_t from, std::size_t to) {
-    return check_float_keys<Stride, 8>(keys, from, to);
+// Runs `test` under every implementation this processor can run.
+template <class F>
+void under_every_implementation(F&& test) {
+    for (const block_kernels* k : runnable_kernels()) {
+        SCOPED_TRACE(std::string("implementation ") + std::string(k->name));
+        test(*k);
+    }
 }
-
-template <std::size_t Stride>
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-[[gnu::target("avx2")]]
-#endif
-std::size_t
-eight_lane_prefix(const std::byte* x, const std::byte* y, const std::byte* z, const std::byte* w,
-                  std::size_t n, float low, float high) {
-    return lockstep_prefix<Stride, 8>(x, y, z, w, n, low, high);
-}
-
-bool have_eight_lanes() {
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME)
-    return avx2_at_run_time();
-#else
-    return true;
-#endif
-}
-#endif
 
 }  // namespace
 
-TEST(BlockChecks, FourLanesFindTheFirstFaultOfCompactKeysAsKeyByKey) {
-    if (!lane_loads) GTEST_SKIP() << "big-endian: validate checks key by key";
-    expect_first_faults_as_key_by_key<compact_keyframe_size, 4>(four_lanes<compact_keyframe_size>);
+TEST(BlockChecks, KernelsFindTheFirstFaultOfCompactKeysAsKeyByKey) {
+    under_every_implementation(expect_first_faults_as_key_by_key<compact_keyframe_size>);
 }
 
-TEST(BlockChecks, FourLanesFindTheFirstFaultOfFullKeysAsKeyByKey) {
-    if (!lane_loads) GTEST_SKIP() << "big-endian: validate checks key by key";
-    expect_first_faults_as_key_by_key<full_keyframe_size, 4>(four_lanes<full_keyframe_size>);
+TEST(BlockChecks, KernelsFindTheFirstFaultOfFullKeysAsKeyByKey) {
+    under_every_implementation(expect_first_faults_as_key_by_key<full_keyframe_size>);
 }
 
-TEST(BlockChecks, FourLaneLockstepPrefixStopsBeforeAnyFaultOrMisalignment) {
-    if (!lane_loads) GTEST_SKIP() << "big-endian: validate checks key by key";
-    expect_lockstep_prefix_stops_before_anything_else<compact_keyframe_size, 4>(
-        four_lane_prefix<compact_keyframe_size>);
-    expect_lockstep_prefix_stops_before_anything_else<full_keyframe_size, 4>(
-        four_lane_prefix<full_keyframe_size>);
+TEST(BlockChecks, LockstepPrefixStopsBeforeAnyFaultOrMisalignment) {
+    if (std::endian::native != std::endian::little) GTEST_SKIP() << big_endian;
+    under_every_implementation(
+        expect_lockstep_prefix_stops_before_anything_else<compact_keyframe_size>);
+    under_every_implementation(
+        expect_lockstep_prefix_stops_before_anything_else<full_keyframe_size>);
 }
 
-#if defined(INPUTANIM_AVX2_AT_RUN_TIME) || defined(__AVX2__)
-TEST(BlockChecks, EightLanesFindTheFirstFaultAsKeyByKey) {
-    if (!have_eight_lanes()) GTEST_SKIP() << "no AVX2 on this processor";
-    expect_first_faults_as_key_by_key<compact_keyframe_size, 8>(eight_lanes<compact_keyframe_size>);
-    expect_first_faults_as_key_by_key<full_keyframe_size, 8>(eight_lanes<full_keyframe_size>);
+TEST(BlockChecks, AlignedBlocksEndAtTheFirstBlockOutOfLine) {
+    if (std::endian::native != std::endian::little) GTEST_SKIP() << big_endian;
+    under_every_implementation(
+        expect_aligned_blocks_up_to_the_first_departure<compact_keyframe_size>);
+    under_every_implementation(expect_aligned_blocks_up_to_the_first_departure<full_keyframe_size>);
 }
 
-TEST(BlockChecks, EightLaneLockstepPrefixStopsBeforeAnyFaultOrMisalignment) {
-    if (!have_eight_lanes()) GTEST_SKIP() << "no AVX2 on this processor";
-    expect_lockstep_prefix_stops_before_anything_else<compact_keyframe_size, 8>(
-        eight_lane_prefix<compact_keyframe_size>);
-    expect_lockstep_prefix_stops_before_anything_else<full_keyframe_size, 8>(
-        eight_lane_prefix<full_keyframe_size>);
-}
+TEST(BlockChecks, TheBaselineRunsEverywhereAndAvx2WhereTheProcessorHasIt) {
+    const auto runnable = runnable_kernels();
+    ASSERT_FALSE(runnable.empty());
+    EXPECT_EQ(runnable.front()->name, "baseline");
+#if defined(__x86_64__) && defined(__GNUC__)
+    const bool avx2 = __builtin_cpu_supports("avx2");
+    EXPECT_EQ(runnable.size(), avx2 ? 2u : 1u);
+    if (avx2) {
+        EXPECT_EQ(runnable.back()->name, "avx2");
+    }
 #endif
+}
+
+TEST(BlockChecks, ValidateUsesTheLastImplementationUnlessTheEnvironmentForcesOne) {
+    const char* forced = std::getenv("INPUTANIM_FORCE_IMPLEMENTATION");
+    if (forced != nullptr && std::string_view(forced) == "baseline") {
+        EXPECT_EQ(kernels().name, "baseline");
+    } else if (forced == nullptr) {
+        EXPECT_EQ(kernels().name, runnable_kernels().back()->name);
+    }
+    // The same table at every call: chosen once.
+    EXPECT_EQ(&kernels(), &kernels());
+}

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "inputanim/generate.hpp"
 #include "support/cli_fixture.hpp"
 
 using namespace inputanim;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "inputanim/generate.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/builders.hpp"
 

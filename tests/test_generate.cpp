@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "inputanim/generate.hpp"
 #include "support/builders.hpp"
+#include "support/encoder_sinks.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -28,7 +30,7 @@ bytes generated_bytes(const generate_options& o) {
 
 bytes streamed_bytes(const generate_options& o) {
     std::ostringstream out;
-    generate_to(o, out);
+    EXPECT_FALSE(generate_to(o, out));
     const std::string s = out.str();
     bytes b(s.size());
     std::transform(s.begin(), s.end(), b.begin(), [](char c) { return std::byte(c); });
@@ -510,6 +512,18 @@ TEST(Generate, TheStreamingWriterGivesExactlyTheBytesOfWriteGenerate) {
                 EXPECT_EQ(streamed_bytes(o), generated_bytes(o)) << sc.name << " raw " << raw;
             }
         }
+    }
+}
+
+TEST(Generate, GeneratingIntoAByteSinkGivesExactlyTheBytesOfWriteGenerate) {
+    for (const shape_case& sc : shape_cases) {
+        generate_options o = options(2, 29);
+        o.minor = sc.minor;
+        o.layout = sc.lay;
+        o.markers = 3;
+        recording_sink sink;
+        EXPECT_FALSE(generate_to(o, sink)) << sc.name;
+        EXPECT_EQ(sink.bytes, generated_bytes(o)) << sc.name;
     }
 }
 

@@ -6,8 +6,11 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
+#include "inputanim/generate.hpp"
 #include "inputanim/inputanim.hpp"
+#include "support/encoder_sinks.hpp"
 
 using namespace inputanim;
 
@@ -91,4 +94,25 @@ TEST(GenerateErrors, TheLimitsThemselvesAreUsable) {
     EXPECT_FALSE(o.problem().empty());
     o.rate = 60;
     EXPECT_TRUE(o.problem().empty());
+}
+
+TEST(GenerateErrors, ASinkThatFailsIsReportedWithItsOwnCode) {
+    generate_options o;
+    o.seconds = 10;
+    for (std::size_t accepted : {0, 1, 10}) {
+        inputanim::testing::failing_sink sink(accepted);
+        EXPECT_EQ(generate_to(o, sink), std::make_error_code(std::errc::no_space_on_device))
+            << accepted;
+        // The encoder stops at the first refusal.
+        EXPECT_EQ(sink.calls, accepted + 1) << accepted;
+    }
+}
+
+TEST(GenerateErrors, AStreamThatFailsIsAnIoErrorAndStaysFailed) {
+    generate_options o;
+    o.seconds = 10;
+    std::ostringstream out;
+    out.setstate(std::ios::badbit);
+    EXPECT_EQ(generate_to(o, out), std::make_error_code(std::errc::io_error));
+    EXPECT_TRUE(out.bad());
 }

@@ -198,7 +198,7 @@ TEST_P(NoAllocation, ValidateBatchOfMoreInputsThanOneBatch) {
     std::array<report, inputs.size()> reports;
     for (level lvl : {level::structure, level::full}) {
         const allocation_probe probe;
-        validate_batch(inputs, reports, validate_options{lvl});
+        validate(inputs, reports, validate_options{lvl});
         const std::size_t seen = probe.count();
         EXPECT_EQ(seen, 0u) << (lvl == level::full ? "full" : "structure");
         for (std::size_t i = 0; i < inputs.size(); ++i) {

@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "inputanim/generate.hpp"
 #include "support/cli_fixture.hpp"
 #include "support/gzip_bytes.hpp"
 

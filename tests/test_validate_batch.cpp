@@ -1,6 +1,6 @@
-// validate_batch: the same report for every input as validate() gives it, whatever the mix of
-// inputs in a batch (valid, invalid at any point, of any layout, stopped by a limit, empty), for
-// every layout choice and level, and across more inputs than one batch holds.
+// the many-inputs validate: the same report for every input as validate() gives it, whatever the
+// mix of inputs in a batch (valid, invalid at any point, of any layout, stopped by a limit, empty),
+// for every layout choice and level, and across more inputs than one batch holds.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -25,7 +25,7 @@ std::vector<std::span<const std::byte>> views_of(const std::vector<bytes>& files
 void expect_batch_is_validate(const std::vector<bytes>& files, const validate_options& options) {
     const auto inputs = views_of(files);
     std::vector<report> reports(inputs.size());
-    validate_batch(inputs, reports, options);
+    validate(inputs, reports, options);
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         ASSERT_EQ(difference(reports[i], validate(inputs[i], options)), "")
             << "input " << i << " of " << inputs.size() << ", " << describe(options);
@@ -50,7 +50,7 @@ TEST(ValidateBatch, FullLayoutFilesAreDetectedAsValidateDetectsThem) {
     expect_batch_is_validate(files, validate_options{});
     const auto inputs = views_of(files);
     std::vector<report> reports(inputs.size());
-    validate_batch(inputs, reports);
+    validate(inputs, reports);
     for (std::size_t i = 0; i < reports.size(); ++i) {
         EXPECT_TRUE(reports[i].valid()) << i;
         EXPECT_EQ(reports[i].summary.layout, i % 2 == 0 ? layout::full : layout::compact) << i;
@@ -95,14 +95,14 @@ TEST(ValidateBatch, FillsOnlyTheReportsItIsGiven) {
                                       bytes{}};
     const auto inputs = views_of(files);
     std::vector<report> reports(2);
-    validate_batch(inputs, reports);
+    validate(inputs, reports);
     EXPECT_TRUE(reports[0].valid());
     EXPECT_EQ(reports[1].summary.minor, 1);
 
     // More reports than inputs: the ones beyond are left as they were.
     std::vector<report> more(5);
     more[3].summary.curves = 123;
-    validate_batch(inputs, more);
+    validate(inputs, more);
     EXPECT_EQ(more[2].error.code, errc::truncated);
     EXPECT_EQ(more[3].summary.curves, 123u);
     EXPECT_EQ(more[4].summary.bytes, 0u);
@@ -111,6 +111,6 @@ TEST(ValidateBatch, FillsOnlyTheReportsItIsGiven) {
 TEST(ValidateBatch, OfNothingDoesNothing) {
     std::vector<report> reports(1);
     reports[0].summary.curves = 7;
-    validate_batch({}, reports);
+    validate({}, reports);
     EXPECT_EQ(reports[0].summary.curves, 7u);
 }

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "inputanim/generate.hpp"
 #include "support/builders.hpp"
 
 using namespace inputanim;

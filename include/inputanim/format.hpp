@@ -178,6 +178,19 @@ constexpr std::size_t curve_count(block_flags f) noexcept {
            (f.gaze ? ray_channel_count : 0);
 }
 
+// Whether a file with these blocks holds the curve.
+constexpr bool has_curve(block_flags f, curve_id id) noexcept {
+    switch (block_of(id)) {
+        case block::camera:
+            return f.camera;
+        case block::hands:
+            return f.hands;
+        case block::gaze:
+            return f.gaze;
+    }
+    return false;
+}
+
 // The id of the curve at `file_index` in a file with these blocks; file_index < curve_count(f).
 constexpr curve_id curve_at(block_flags f, std::size_t file_index) noexcept {
     std::size_t i = file_index;

@@ -4,7 +4,6 @@
 #include "inputanim/error.hpp"
 #include "inputanim/evaluate.hpp"
 #include "inputanim/format.hpp"
-#include "inputanim/generate.hpp"
 #include "inputanim/input.hpp"
 #include "inputanim/mapped_file.hpp"
 #include "inputanim/reader.hpp"

@@ -1,5 +1,6 @@
-// The pull parser: the only code that walks the file layout. Forward-only, no allocation,
-// errors as values. Every count is checked against the bytes left before anything is yielded.
+// The pull parser: walks a whole buffer's layout and yields views. Forward-only, no allocation,
+// errors as values. Every count is checked against the bytes left before anything is yielded; the
+// rules themselves are lib/detail/rules.hpp's, shared with the push walker (stream.hpp).
 //
 //     inputanim::reader r(bytes);
 //     for (auto item = r.next(); item == inputanim::item::curve; item = r.next()) { ... }
@@ -90,6 +91,8 @@ class reader {
               limit_kind limit = limit_kind::none) noexcept;
     bool fail_header(errc code, std::uint64_t offset) noexcept;
     bool read_header() noexcept;
+    // The layout of a v1.1 file under options_.layout (FORMAT.md section 3 for `automatic`).
+    inputanim::layout layout_of_v11() const noexcept;
     item next_curve() noexcept;
     item next_marker_list() noexcept;
     item next_marker() noexcept;

@@ -20,8 +20,10 @@ struct validate_options {
     layout_choice layout = layout_choice::automatic;
     inputanim::limits limits{};
     // Threads for level full's content checks of a large input (0: one per core). The report
-    // is the same whatever the number.
+    // is the same whatever the number; only inputs of at least twice `min_part_bytes` are split
+    // (one core cannot read memory as fast as several, but starting a thread costs).
     unsigned threads = 1;
+    std::uint64_t min_part_bytes = std::uint64_t{16} << 20;
 };
 
 // Warnings never make a file invalid.
@@ -63,21 +65,22 @@ struct report {
     }
 };
 
+// The verdict on `bytes`: the first error in file order (structure before content), the summary
+// and the warnings. Reads run under the guard of guard.hpp, so that bytes mapped from a file that
+// another process truncates give errc::io_error (at the first byte that could not be read: no
+// verdict) instead of a SIGBUS. With options.threads != 1 and level full, the content checks of a
+// large input run on several threads; the report is the same. Allocates only to start threads.
 report validate(std::span<const std::byte> bytes, const validate_options& options = {}) noexcept;
 
 // reports[i] = validate(inputs[i], options) for every input that has a report (the first
-// min(inputs.size(), reports.size())), faster than one call per input when the inputs are not in
-// the processor's caches, as when an indexer summarizes many mapped files. Walking a file's
-// structure is a chain of dependent loads, one curve header on another cache line after the
-// other; this walks the structures of `batch_width` inputs side by side first, so that their
-// cache misses overlap instead of adding up, then validates each input as validate() does, with
-// its header lines in cache. Allocates nothing.
+// min(inputs.size(), reports.size())), each on the calling thread, faster than one call per
+// input when the inputs are not in the processor's caches, as when an indexer summarizes many
+// mapped files. Walking a file's structure is a chain of dependent loads, one curve header on
+// another cache line after the other; this walks the structures of `batch_width` inputs side by
+// side first, so that their cache misses overlap instead of adding up, then validates each input
+// with its header lines in cache. Allocates nothing.
 inline constexpr std::size_t batch_width = 8;
-void validate_batch(std::span<const std::span<const std::byte>> inputs, std::span<report> reports,
-                    const validate_options& options = {}) noexcept;
-
-// The content checks of level full over a table that passed the structure walk; returns the
-// first content error in file order.
-error check_content(const recording& rec) noexcept;
+void validate(std::span<const std::span<const std::byte>> inputs, std::span<report> reports,
+              const validate_options& options = {}) noexcept;
 
 }  // namespace inputanim

@@ -1,5 +1,5 @@
 // Files and a comparison of reports for the tests of the other ways to validate, which must give
-// validate()'s report (validate_batch, validate_guarded).
+// validate()'s report (the many-inputs validate, threads).
 #pragma once
 
 #include <bit>
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "inputanim/generate.hpp"
 #include "inputanim/inputanim.hpp"
 #include "support/builders.hpp"
 

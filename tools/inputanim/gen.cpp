@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common.hpp"
+#include "inputanim/generate.hpp"
 
 namespace inputanim::cli {
 

@@ -35,7 +35,8 @@ bool open_file(file_result& r, input& file) {
     return true;
 }
 
-void read_failed(file_result& r, std::error_code io) {
+// The row of a file that could not be read whole (another process truncated it).
+void mark_cut(file_result& r, std::error_code io = std::make_error_code(std::errc::io_error)) {
     r.outcome = file_outcome::unreadable;
     r.failure = io;
     r.failure_code = "io_error";
@@ -60,69 +61,59 @@ void index_alone(file_result& r, input& file, const validate_options& how) {
         std::array<std::byte, sizeof file_magic> head{};
         std::error_code io;
         const std::size_t n = recording_head(file, head, io);
-        if (io) return read_failed(r, io);
+        if (io) return mark_cut(r, io);
         if (!starts_like_recording({head.data(), n})) {
             r.outcome = file_outcome::not_recording;
             return;
         }
     }
     const file_check c = validate_input(file, how);
-    if (c.io) return read_failed(r, c.io);
+    if (c.io) return mark_cut(r, c.io);
     r.rep = c.rep;
     r.bytes = c.bytes;
 }
 
-// Opens, maps, validates and unmaps the files of `batch` (at most batch_width) together:
-// validate_batch overlaps the cache misses of their structure walks. gzip files and streams are
-// validated one at a time.
+// Opens, maps, validates and unmaps the files of `batch` (at most batch_width) together: the
+// many-inputs validate() overlaps the cache misses of their structure walks. gzip files and
+// streams are validated one at a time.
 void index_batch(std::span<file_result* const> batch, const validate_options& how) {
     std::array<input, batch_width> files;
-    std::array<bool, batch_width> mapped{};
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-        if (!open_file(*batch[i], files[i])) continue;
-        std::error_code io;
-        const bool alone = read_alone(files[i], io);
-        if (io) {
-            read_failed(*batch[i], io);
-        } else if (alone) {
-            index_alone(*batch[i], files[i], how);
-        } else {
-            mapped[i] = true;
-        }
-    }
-
     std::array<std::span<const std::byte>, batch_width> inputs;
     std::array<report, batch_width> reports;
     std::array<file_result*, batch_width> targets{};
-    const auto run = [&] {
-        std::size_t n = 0;
-        for (std::size_t i = 0; i < batch.size(); ++i) {
-            file_result& r = *batch[i];
-            if (!mapped[i]) continue;
-            if (!r.named && !starts_like_recording(files[i].mapped())) {
-                r.outcome = file_outcome::not_recording;
-                continue;
-            }
-            inputs[n] = files[i].mapped();
-            targets[n++] = &r;
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        file_result& r = *batch[i];
+        if (!open_file(r, files[i])) continue;
+        std::error_code io;
+        if (read_alone(files[i], io)) {
+            index_alone(r, files[i], how);
+            continue;
         }
-        validate_batch({inputs.data(), n}, {reports.data(), n}, how);
-        for (std::size_t k = 0; k < n; ++k) targets[k]->rep = reports[k];
-    };
-    std::array<std::span<const std::byte>, batch_width> regions;
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-        regions[i] = mapped[i] ? files[i].mapped() : std::span<const std::byte>{};
+        if (io) {
+            mark_cut(r, io);
+            continue;
+        }
+        const std::span<const std::byte> bytes = files[i].mapped();
+        bool looks = true;
+        if (!r.named && guarded(bytes, [&] { looks = starts_like_recording(bytes); })) {
+            mark_cut(r);
+            continue;
+        }
+        if (!looks) {
+            r.outcome = file_outcome::not_recording;
+            continue;
+        }
+        inputs[n] = bytes;
+        targets[n++] = &r;
     }
-    const std::size_t failed = guarded_each({regions.data(), batch.size()}, run);
-    if (failed == batch.size()) return;
-    // The batch was cut short: the cut file is an io_error, and the others are read again one
-    // at a time (mapped afresh, at their sizes now).
-    file_result& cut = *batch[failed];
-    cut.outcome = file_outcome::unreadable;
-    cut.failure = std::make_error_code(std::errc::io_error);
-    cut.failure_code = "io_error";
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-        if (mapped[i] && i != failed) index_batch({&batch[i], 1}, how);
+    validate({inputs.data(), n}, {reports.data(), n}, how);
+    for (std::size_t k = 0; k < n; ++k) {
+        if (reports[k].error.code == errc::io_error) {
+            mark_cut(*targets[k]);
+        } else {
+            targets[k]->rep = reports[k];
+        }
     }
 }
 

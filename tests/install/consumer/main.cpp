@@ -1,7 +1,8 @@
-// Writes a small recording to the file named on the command line, reads it back (mapped, when
-// the package has mapped_file) and validates it at level full: the headers, the library and its
-// private Boost dependencies must all come through the installed package. Exit status 0 means
-// all of that worked.
+// Validates a generated recording, then writes a small recording to the file named on the command
+// line, reads it back (mapped, when the package has mapped_file) and validates it at level full:
+// the headers, the library, the generator and the library's private Boost dependencies must all
+// come through the installed package. Exit status 0 means all of that worked.
+#include <inputanim/generate.hpp>
 #include <inputanim/inputanim.hpp>
 
 #include <cstddef>
@@ -34,6 +35,13 @@ int main(int argc, char** argv) {
     if (argc != 2) {
         std::fprintf(stderr, "usage: consumer OUTPUT\n");
         return 2;
+    }
+    inputanim::generate_options options;
+    options.seconds = 1;
+    options.markers = 1;
+    if (!inputanim::validate(inputanim::write(inputanim::generate(options))).valid()) {
+        std::fprintf(stderr, "the generated recording is invalid\n");
+        return 1;
     }
     inputanim::model m;
     m[inputanim::camera_curve(inputanim::pose_channel::position_x)].keys = {{0.0f, 1.0f},

@@ -1,5 +1,5 @@
-// validate_guarded (inputanim/mapped_file.hpp): validate()'s report however a file's content
-// checks are split between threads: the first error in file order wins whichever part finds it,
+// validate() with options.threads: the one-thread report however a file's content checks are
+// split between threads: the first error in file order wins whichever part finds it,
 // a rotation's quaternion warning is found whichever part holds it, and the structure walk, the
 // summary and the other warnings are validate()'s. (A mapping cut short under it: in
 // test_mapped_file_guard.cpp.)
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "inputanim/generate.hpp"
 #include "inputanim/inputanim.hpp"
-#include "inputanim/mapped_file.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/builders.hpp"
 #include "support/validation_cases.hpp"
@@ -24,12 +24,13 @@ namespace {
 // thread), so cuts land all over small files.
 constexpr std::uint64_t tiny_parts = 1;
 
-void expect_guarded_is_validate(const bytes& file, const validate_options& options,
-                                const std::string& what) {
+void expect_threads_give_one_threads_report(const bytes& file, validate_options options,
+                                            const std::string& what) {
     const report expected = validate(view(file), options);
+    options.min_part_bytes = tiny_parts;
     for (const unsigned threads : {1u, 2u, 3u, 8u}) {
-        report got;
-        ASSERT_FALSE(validate_guarded(view(file), options, threads, got, tiny_parts));
+        options.threads = threads;
+        const report got = validate(view(file), options);
         ASSERT_EQ(difference(got, expected), "") << what << ", " << threads << " threads";
     }
 }
@@ -54,27 +55,28 @@ model recording_with_warnings(layout l) {
 
 }  // namespace
 
-TEST(ValidateGuarded, GivesValidatesReportOnEveryMixedFile) {
+TEST(ValidateThreads, GivesValidatesReportOnEveryMixedFile) {
     std::size_t n = 0;
     for (const bytes& file : mixed_files()) {
         for (const level lvl : {level::structure, level::full}) {
-            expect_guarded_is_validate(file, validate_options{lvl}, "file " + std::to_string(n));
+            expect_threads_give_one_threads_report(file, validate_options{lvl},
+                                                   "file " + std::to_string(n));
         }
         ++n;
     }
 }
 
-TEST(ValidateGuarded, FindsEveryRotationsQuaternionWarningInWhicheverPartHoldsIt) {
+TEST(ValidateThreads, FindsEveryRotationsQuaternionWarningInWhicheverPartHoldsIt) {
     for (const layout l : {layout::compact, layout::full}) {
         const bytes file = write(recording_with_warnings(l));
         const report expected = validate(view(file));
         ASSERT_TRUE(expected.valid());
         ASSERT_GT(expected.warnings_found, 20u);
-        expect_guarded_is_validate(file, validate_options{}, "warnings");
+        expect_threads_give_one_threads_report(file, validate_options{}, "warnings");
     }
 }
 
-TEST(ValidateGuarded, TheFirstErrorInFileOrderWinsWhicheverPartFindsIt) {
+TEST(ValidateThreads, TheFirstErrorInFileOrderWinsWhicheverPartFindsIt) {
     // Two content errors in different curves: every split must report the earlier one, also
     // when a later part finds its error first.
     const model m = recording_with_warnings(layout::compact);
@@ -87,36 +89,38 @@ TEST(ValidateGuarded, TheFirstErrorInFileOrderWinsWhicheverPartFindsIt) {
             const std::size_t at = 19 + rng() % (file.size() - 23);
             put_f32(file, at - at % 4, std::nanf(""));
         }
-        expect_guarded_is_validate(file, validate_options{}, "round " + std::to_string(round));
+        expect_threads_give_one_threads_report(file, validate_options{},
+                                               "round " + std::to_string(round));
     }
 }
 
-TEST(ValidateGuarded, AnErrorInTheMarkersIsFoundAfterEveryCurve) {
+TEST(ValidateThreads, AnErrorInTheMarkersIsFoundAfterEveryCurve) {
     model m = recording_with_warnings(layout::full);
     (*m.markers)[1].name = std::string("\xff\xfe", 2);
-    expect_guarded_is_validate(write(m), validate_options{}, "bad marker name");
+    expect_threads_give_one_threads_report(write(m), validate_options{}, "bad marker name");
 }
 
-TEST(ValidateGuarded, LimitsAndLayoutsAreValidates) {
+TEST(ValidateThreads, LimitsAndLayoutsAreValidates) {
     const bytes file = write(recording_with_warnings(layout::full));
     for (const layout_choice choice :
          {layout_choice::automatic, layout_choice::compact, layout_choice::full}) {
-        expect_guarded_is_validate(file, validate_options{level::full, choice, {}}, "layout");
+        expect_threads_give_one_threads_report(file, validate_options{level::full, choice, {}},
+                                               "layout");
     }
     limits lim;
     lim.max_total_keyframes = 100;
-    expect_guarded_is_validate(file, validate_options{level::full, layout_choice::automatic, lim},
-                               "limit");
+    expect_threads_give_one_threads_report(
+        file, validate_options{level::full, layout_choice::automatic, lim}, "limit");
 }
 
-TEST(ValidateGuarded, ASmallFileIsValidatedOnTheCallingThreadWithoutAllocating) {
+TEST(ValidateThreads, ASmallFileIsValidatedOnTheCallingThreadWithoutAllocating) {
     // Below twice the default part size (16 MiB) there is one part: no thread, no allocation.
     const bytes file = small_file(shape::v11_full);
-    report got;
+    validate_options eight;
+    eight.threads = 8;
     const allocation_probe probe;
-    const std::error_code io = validate_guarded(view(file), validate_options{}, 8, got);
+    const report got = validate(view(file), eight);
     const std::size_t seen = probe.count();
     EXPECT_EQ(seen, 0u);
-    ASSERT_FALSE(io);
     EXPECT_EQ(difference(got, validate(view(file))), "");
 }

@@ -10,7 +10,7 @@
 #include <csetjmp>
 #include <cstdint>
 
-#include "inputanim/mapped_file.hpp"
+#include "inputanim/guard.hpp"
 
 namespace inputanim::detail {
 
@@ -21,6 +21,8 @@ struct guard_frame {
     std::uintptr_t begin;
     std::size_t size;
     guard_frame* outer;
+    // Where the fault hit, from the start of the region.
+    std::uint64_t fault_offset;
 };
 
 // Trivially initialized, so the handler reads it without a TLS init wrapper; run_guarded
@@ -38,7 +40,10 @@ void on_sigbus(int signal, siginfo_t* info, void* context) {
     if (info != nullptr && info->si_code > 0) {
         const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
         for (guard_frame* f = innermost; f != nullptr; f = f->outer) {
-            if (covers(*f, address)) siglongjmp(f->jump, 1);
+            if (covers(*f, address)) {
+                f->fault_offset = address - f->begin;
+                siglongjmp(f->jump, 1);
+            }
         }
     }
     // Not ours: whoever handled SIGBUS before us decides.
@@ -74,16 +79,19 @@ std::error_code install_handler() {
 
 }  // namespace
 
-std::error_code run_guarded(std::span<const std::byte> region, void (*fn)(void*), void* context) {
+std::error_code run_guarded(std::span<const std::byte> region, void (*fn)(void*), void* context,
+                            std::uint64_t* fault_offset) {
     if (const std::error_code ec = install_handler()) return ec;
     guard_frame frame;
     frame.begin = reinterpret_cast<std::uintptr_t>(region.data());
     frame.size = region.size();
     frame.outer = innermost;
+    frame.fault_offset = 0;
     // Saving the signal mask costs a sigprocmask call per guard, but leaving the handler by
     // siglongjmp must unblock SIGBUS again, or the next fault would kill the process.
     if (sigsetjmp(frame.jump, 1) != 0) {
         innermost = frame.outer;
+        if (fault_offset != nullptr) *fault_offset = frame.fault_offset;
         return std::make_error_code(std::errc::io_error);
     }
     innermost = &frame;

@@ -17,6 +17,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string_view>
+#include <system_error>
 
 #include "inputanim/format.hpp"
 #include "inputanim/writer.hpp"
@@ -77,9 +78,11 @@ model generate(const generate_options& options);
 void generate_curves(const generate_options& options,
                      const std::function<void(curve_id, const curve&)>& sink);
 
-// Writes the recording's bytes to `out` curve by curve, without holding the model: the bytes are
-// exactly write(generate(options)). Write failures are left in `out`'s state. Throws like
-// `generate`.
-void generate_to(const generate_options& options, std::ostream& out);
+// Writes the recording's bytes to `sink` curve by curve through the writer's encoder, without
+// holding the model: the bytes are exactly write(generate(options)). Returns the encoder's first
+// error (the sink's failure). Throws like `generate`.
+std::error_code generate_to(const generate_options& options, byte_sink& sink);
+// The same into a stream: a failed write is std::errc::io_error, and stays in `out`'s state.
+std::error_code generate_to(const generate_options& options, std::ostream& out);
 
 }  // namespace inputanim

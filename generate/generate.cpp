@@ -7,12 +7,12 @@
 #include <limits>
 #include <numbers>
 #include <ostream>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
-
-#include "detail/load.hpp"
 
 namespace inputanim {
 
@@ -628,15 +628,19 @@ class curve_producer {
                 empty_curves(camera_first, pose_channel_count, sink);
             }
         }
-        if (written.hands) {
+        if (written.hands && !stopped_) {
             if (o_.blocks.hands) {
                 hand_curves(sink);
             } else {
                 empty_curves(hand_state_first, gaze_first - hand_state_first, sink);
             }
         }
-        if (written.gaze) gaze_curves(sink);
+        if (written.gaze && !stopped_) gaze_curves(sink);
     }
+
+    // Ends run() early: what is already computed (the current joint's or block's curves) is still
+    // passed to the sink, nothing after it is computed.
+    void stop() noexcept { stopped_ = true; }
 
   private:
     double time_of(std::size_t i) const noexcept { return static_cast<double>(i) / o_.rate; }
@@ -706,6 +710,7 @@ class curve_producer {
             sink(hand_state_curve(s), curve_);
         }
         for (const side s : {side::left, side::right}) {
+            if (stopped_) return;
             const hand_states& h = states[s == side::left ? 0 : 1];
             const hand_motion hand(o_.seed, s);
             std::vector<hand_sample> frames(samples_);
@@ -724,7 +729,7 @@ class curve_producer {
             std::vector<pose> poses(samples_);
             empty_curves(to_index(joint_curve(s, joint::none, pose_channel::position_x)),
                          pose_channel_count, sink);
-            for (std::size_t j = 1; j < joint_count; ++j) {
+            for (std::size_t j = 1; j < joint_count && !stopped_; ++j) {
                 for_each_run(h.tracked, [&](std::size_t a, std::size_t b) {
                     for (std::size_t i = a; i <= b; ++i) {
                         poses[i] = hand.joint_pose(joint(j), frames[i]);
@@ -760,6 +765,7 @@ class curve_producer {
     double direction_tolerance_;
     std::vector<float> times_;
     curve curve_;
+    bool stopped_ = false;
 };
 
 std::vector<marker> make_markers(const generate_options& o) {
@@ -788,74 +794,30 @@ void require_usable(const generate_options& o) {
     }
 }
 
-// The writer's encoding, one curve at a time.
-class stream_encoder {
+// Hands the encoder's bytes to a stream a MiB at a time: a stream passes writes of a few KiB
+// straight to the system (libstdc++'s filebuf does from 1 KiB), so the encoder's 8 KiB pieces
+// would each cost a system call.
+class ostream_sink final : public byte_sink {
   public:
-    stream_encoder(std::ostream& out, bool full) : out_(out), full_(full) {}
+    explicit ostream_sink(std::ostream& out) : out_(out) { pending_.reserve(piece); }
 
-    void header(const generate_options& o, block_flags written) {
-        buffer_.clear();
-        detail::store_u64_le(grow(8), file_magic);
-        detail::store_i32_le(grow(4), 1);
-        detail::store_i32_le(grow(4), o.minor);
-        if (o.minor != 0) {
-            for (bool flag : {written.camera, written.hands, written.gaze}) {
-                *grow(1) = static_cast<std::byte>(flag ? 1 : 0);
-            }
-        }
-        flush();
+    std::error_code write(std::span<const std::byte> bytes) override {
+        pending_.insert(pending_.end(), bytes.begin(), bytes.end());
+        return pending_.size() >= piece ? drain() : std::error_code{};
     }
 
-    void put(curve_id id, const curve& c) {
-        buffer_.clear();
-        detail::store_i32_le(grow(4), c.pre_wrap);
-        detail::store_i32_le(grow(4), c.post_wrap);
-        detail::store_i32_le(grow(4), static_cast<std::int32_t>(c.keys.size()));
-        const bool full = full_ && kind_of(id) == curve_kind::float_curve;
-        for (const keyframe& k : c.keys) {
-            detail::store_f32_le(grow(4), k.time);
-            detail::store_f32_le(grow(4), k.value);
-            if (full) {
-                detail::store_f32_le(grow(4), k.in_tangent);
-                detail::store_f32_le(grow(4), k.out_tangent);
-                detail::store_f32_le(grow(4), k.in_weight);
-                detail::store_f32_le(grow(4), k.out_weight);
-                detail::store_i32_le(grow(4), k.weighted_mode);
-            }
-        }
-        flush();
-    }
-
-    void markers(const std::vector<marker>& list) {
-        buffer_.clear();
-        detail::store_i32_le(grow(4), static_cast<std::int32_t>(list.size()));
-        for (const marker& m : list) {
-            detail::store_f32_le(grow(4), m.time);
-            // .NET BinaryWriter's 7-bit length prefix.
-            auto n = static_cast<std::uint32_t>(m.name.size());
-            while (n >= 0x80) {
-                *grow(1) = static_cast<std::byte>(n | 0x80);
-                n >>= 7;
-            }
-            *grow(1) = static_cast<std::byte>(n);
-            for (char ch : m.name) *grow(1) = static_cast<std::byte>(ch);
-        }
-        flush();
+    // Writes what is pending.
+    std::error_code drain() {
+        out_.write(reinterpret_cast<const char*>(pending_.data()),
+                   static_cast<std::streamsize>(pending_.size()));
+        pending_.clear();
+        return out_ ? std::error_code{} : std::make_error_code(std::errc::io_error);
     }
 
   private:
-    std::byte* grow(std::size_t n) {
-        buffer_.resize(buffer_.size() + n);
-        return buffer_.data() + buffer_.size() - n;
-    }
-    void flush() {
-        out_.write(reinterpret_cast<const char*>(buffer_.data()),
-                   static_cast<std::streamsize>(buffer_.size()));
-    }
-
+    static constexpr std::size_t piece = std::size_t{1} << 20;
     std::ostream& out_;
-    bool full_;
-    std::vector<std::byte> buffer_;
+    std::vector<std::byte> pending_;
 };
 
 }  // namespace
@@ -905,13 +867,23 @@ void generate_curves(const generate_options& options,
     curve_producer(options).run([&](curve_id id, const curve& c) { sink(id, c); });
 }
 
-void generate_to(const generate_options& options, std::ostream& out) {
+std::error_code generate_to(const generate_options& options, byte_sink& sink) {
     require_usable(options);
-    const bool v10 = options.minor == 0;
-    stream_encoder encoder(out, v10 || options.layout == layout::full);
-    encoder.header(options, v10 ? block_flags{true, true, false} : options.blocks);
-    curve_producer(options).run([&](curve_id id, const curve& c) { encoder.put(id, c); });
-    encoder.markers(make_markers(options));
+    encoder e(sink);
+    e.write_header(1, options.minor, options.layout, options.blocks);
+    // A sink that has failed takes nothing more, so a huge recording stops being computed too.
+    curve_producer producer(options);
+    producer.run([&](curve_id id, const curve& c) {
+        if (e.write_curve(id, c)) producer.stop();
+    });
+    e.write_markers(make_markers(options));
+    return e.finish();
+}
+
+std::error_code generate_to(const generate_options& options, std::ostream& out) {
+    ostream_sink sink(out);
+    if (const std::error_code ec = generate_to(options, sink)) return ec;
+    return sink.drain();
 }
 
 }  // namespace inputanim

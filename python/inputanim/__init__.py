@@ -1,0 +1,284 @@
+"""Read, validate and resample MRTK input animation recordings.
+
+    import inputanim
+    rec = inputanim.open("InputAnimation.bin", copy=True)
+    tip = rec.hand("left").joint("IndexTip")["position.x"]
+    tip.times, tip.values            # read-only numpy views over the file's bytes
+    frame = rec.to_pandas(60, curves=["camera.position.*"])
+
+The numbers of a Recording are numpy views over the file's bytes, without a copy. A view over a
+mapped file cannot be guarded: if another process truncates the file while a view is read, the
+process dies with SIGBUS. open(path, copy=True) reads the file into memory first, the choice for
+files that may change while they are open (the library's own reads, in validation and sampling,
+are guarded either way).
+"""
+
+from collections.abc import Mapping
+import os
+import types
+
+import numpy as np
+
+from . import _core
+from ._core import Curve
+
+__all__ = ["open", "validate", "Recording", "Curve", "InvalidRecording", "upload_limits"]
+
+
+class InvalidRecording(ValueError):
+    """A file that is not a structurally valid recording.
+
+    Attributes: code (the stable error name, such as "truncated"), offset (the byte of the
+    offending field), place, curve (its path, or None), keyframe and marker (indexes, or None),
+    limit (for limit_exceeded), message (a sentence), and error (all of them as a dict, as
+    `inputanim validate --json` reports them)."""
+
+    def __init__(self, error, path=None):
+        self.error = dict(error)
+        self.path = path
+        for key in ("code", "offset", "place", "curve", "keyframe", "marker", "limit", "message"):
+            setattr(self, key, self.error.get(key))
+        prefix = f"{path}: " if path is not None else ""
+        super().__init__(f"{prefix}invalid: {self.message}")
+
+
+def upload_limits():
+    """The limits docs/SECURITY.md recommends for uploads from strangers, as a dict."""
+    return _core.upload_limits()
+
+
+def _limits(limits):
+    if limits is None:
+        return {}
+    if isinstance(limits, str):
+        if limits != "upload":
+            raise ValueError(f"limits must be a dict or 'upload', not {limits!r}")
+        return _core.upload_limits()
+    return dict(limits)
+
+
+def validate(path_or_bytes, level="full", layout="auto", limits=None, threads=1):
+    """Checks a file (a path) or bytes against the format.
+
+    Returns a dict with the fields of `inputanim validate --json`: path ("-" for bytes), valid,
+    bytes, version, layout, has_camera, has_hands, has_gaze, curves, keyframes, markers, start,
+    duration, warnings, warnings_found, and error when the file is invalid. level is "structure"
+    or "full"; layout "auto", "compact" or "full"; limits a dict of max_bytes,
+    max_keyframes_per_curve, max_total_keyframes, max_markers, max_marker_name_bytes, or
+    "upload" for upload_limits(). Runs without the GIL. Raises OSError when the file cannot be
+    read."""
+    if isinstance(path_or_bytes, (str, os.PathLike)):
+        return _core.validate_path(os.fspath(path_or_bytes), level, layout, _limits(limits),
+                                   threads)
+    data = memoryview(path_or_bytes).cast("B")
+    return _core.validate_buffer(data, level, layout, _limits(limits), threads)
+
+
+def open(path, copy=False, layout="auto"):
+    """Opens a recording: a Recording over the mapped file, or over a copy in memory with
+    copy=True (recommended for files that may change while open: see the module's doc).
+
+    Raises InvalidRecording when the file's structure is not valid (content errors, such as a
+    NaN value, do not stop it: see Recording.check()), and OSError when it cannot be read."""
+    rec, error = _core.open(os.fspath(path), bool(copy), layout)
+    if error is not None:
+        raise InvalidRecording(error, os.fspath(path))
+    return Recording(rec, os.fspath(path))
+
+
+# The source and joint of a curve path, and the channel: the columns of tidy().
+def _split_path(path):
+    parts = path.split(".")
+    if parts[0] == "camera" or parts[0] == "gaze":
+        return parts[0], None, ".".join(parts[1:])
+    source = ".".join(parts[:2])
+    if parts[2] == "joint":
+        return source, parts[3], ".".join(parts[4:])
+    return source, None, ".".join(parts[2:])
+
+
+class Group(Mapping):
+    """The curves of one pose (camera, a joint) or ray (gaze): channel ("position.x",
+    "rotation.w", "origin.x", ...) -> Curve."""
+
+    def __init__(self, prefix, curves):
+        self.prefix = prefix
+        self._curves = curves
+
+    def __getitem__(self, channel):
+        return self._curves[channel]
+
+    def __iter__(self):
+        return iter(self._curves)
+
+    def __len__(self):
+        return len(self._curves)
+
+    def __repr__(self):
+        return f"<inputanim.Group {self.prefix}: {', '.join(self._curves)}>"
+
+
+class Hand:
+    """The curves of one hand: tracked, pinching (bool curves) and joint(name) -> Group."""
+
+    def __init__(self, recording, side):
+        self._recording = recording
+        self.side = side
+        self.tracked = recording.curves[f"hand.{side}.tracked"]
+        self.pinching = recording.curves[f"hand.{side}.pinching"]
+
+    def joint(self, name):
+        return self._recording._group(f"hand.{self.side}.joint.{name}")
+
+
+class Recording:
+    """A structurally valid recording, from inputanim.open(). Immutable: safe to share between
+    threads."""
+
+    def __init__(self, core, path):
+        self._core = core
+        self.path = path
+        self.summary = core.summary
+        self.version = self.summary["version"]
+        self.layout = self.summary["layout"]
+        self.curves = types.MappingProxyType({c.path: c for c in core.curves()})
+
+    @property
+    def buffer(self):
+        """All the bytes of the file as a read-only uint8 array (the base of every view)."""
+        return self._core.buffer
+
+    @property
+    def mapped(self):
+        """True when the bytes are a mapping of the file, False for a copy."""
+        return self._core.mapped
+
+    def check(self):
+        """Validates the content at level full (reading every keyframe): (warnings, error), the
+        error a dict as validate() reports it, None when the content is valid."""
+        return self._core.check()
+
+    @property
+    def warnings(self):
+        """The warnings of a validation at level full, as dicts (code, curve, keyframe, count,
+        message). Reads every keyframe."""
+        return self._core.check()[0]
+
+    @property
+    def markers(self):
+        """The markers as a pandas DataFrame (time, name), None when the file has no marker
+        list."""
+        markers = self._core.markers()
+        if markers is None:
+            return None
+        import pandas as pd
+
+        times, names = markers
+        return pd.DataFrame({"time": times, "name": pd.Series(names, dtype=object)})
+
+    def _group(self, prefix):
+        start = prefix + "."
+        curves = {p[len(start):]: c for p, c in self.curves.items() if p.startswith(start)}
+        if not curves:
+            raise KeyError(f"the recording has no curves {prefix}.*")
+        return Group(prefix, curves)
+
+    @property
+    def camera(self):
+        """The camera pose's curves (a Group); KeyError when the file has no camera block."""
+        return self._group("camera")
+
+    @property
+    def gaze(self):
+        """The eye gaze ray's curves (a Group); KeyError when the file has no gaze block."""
+        return self._group("gaze")
+
+    def hand(self, side):
+        """The curves of hand "left" or "right" (a Hand)."""
+        if side not in ("left", "right"):
+            raise ValueError(f"side must be 'left' or 'right', not {side!r}")
+        if f"hand.{side}.tracked" not in self.curves:
+            raise KeyError("the recording has no hand curves")
+        return Hand(self, side)
+
+    def sample(self, rate, curves=None, start=None, stop=None):
+        """Resamples curves onto the time grid start + i / rate up to stop (by default the
+        recording's first and last key times), with the library's resampler (exactly MRTK's
+        evaluation). curves: a glob or a list of globs on curve paths (all curves when None).
+
+        Returns (times, values): float32 arrays of shape (rows,) and (rows, curves), the columns
+        in file order; columns(curves) gives their paths. Runs without the GIL."""
+        times, values, _ = self._core.sample(float(rate), _globs(curves), start, stop)
+        return times, values
+
+    def columns(self, curves=None):
+        """The paths of the columns sample() returns for these globs."""
+        # A grid of one row at time 0: the columns without sampling the recording.
+        return self._core.sample(1.0, _globs(curves), 0.0, 0.0)[2]
+
+    def to_pandas(self, rate, curves=None, start=None, stop=None):
+        """sample() as a wide DataFrame: one column per curve path, indexed by time."""
+        import pandas as pd
+
+        times, values, paths = self._core.sample(float(rate), _globs(curves), start, stop)
+        return pd.DataFrame(values, index=pd.Index(times, name="time"), columns=paths)
+
+    def tidy(self, rate, curves=None, start=None, stop=None):
+        """sample() as a long DataFrame: one row per time and curve, with columns time, source
+        (camera, hand.left, hand.right, gaze), joint (None outside hands' joints), channel
+        (position.x, rotation.w, origin.x, tracked, ...) and value; the curves one after the
+        other, each in time order."""
+        import pandas as pd
+
+        times, values, paths = self._core.sample(float(rate), _globs(curves), start, stop)
+        rows, cols = values.shape
+        split = [_split_path(p) for p in paths]
+
+        def column(i):
+            labels = [s[i] for s in split]
+            categories = sorted({label for label in labels if label is not None})
+            code = {label: n for n, label in enumerate(categories)}
+            codes = np.array([code.get(label, -1) for label in labels], dtype=np.int16)
+            return pd.Categorical.from_codes(np.repeat(codes, rows), categories=categories)
+
+        return pd.DataFrame({
+            "time": np.tile(times, cols),
+            "source": column(0),
+            "joint": column(1),
+            "channel": column(2),
+            "value": values.T.reshape(-1),
+        })
+
+    def poses(self, source, rate, start=None, stop=None):
+        """The pose of `source` ("camera" or a joint such as "hand.left.IndexTip" or
+        "hand.left.joint.IndexTip") on the time grid: (times, N x 7 array of position x, y, z and
+        rotation x, y, z, w as MRTK plays them), or for "gaze" N x 6 (origin, direction)."""
+        parts = source.split(".")
+        if len(parts) == 3 and parts[0] == "hand":
+            source = f"{parts[0]}.{parts[1]}.joint.{parts[2]}"
+        if source == "gaze":
+            channels = ["origin.x", "origin.y", "origin.z",
+                        "direction.x", "direction.y", "direction.z"]
+        else:
+            channels = ["position.x", "position.y", "position.z",
+                        "rotation.x", "rotation.y", "rotation.z", "rotation.w"]
+        paths = [f"{source}.{c}" for c in channels]
+        missing = [p for p in paths if p not in self.curves]
+        if missing:
+            raise KeyError(f"the recording has no curve {missing[0]}")
+        times, values, got = self._core.sample(float(rate), paths, start, stop)
+        # The resampler returns file order, which is channel order.
+        assert got == paths
+        return times, values
+
+    def __repr__(self):
+        return (f"<inputanim.Recording {self.path!r}: v{self.version} {self.layout}, "
+                f"{len(self.curves)} curves>")
+
+
+def _globs(curves):
+    if curves is None:
+        return []
+    if isinstance(curves, str):
+        return [curves]
+    return list(curves)

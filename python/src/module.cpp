@@ -1,0 +1,501 @@
+// inputanim._core: the C++ side of the Python package. Curves are numpy views over the bytes of
+// the mapping (or of the copy); every work that walks many bytes (validation, sampling) runs
+// without the GIL and under the mapping's guard. The objects are immutable once built, so
+// several Python threads may use them at once.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "inputanim/evaluate.hpp"
+#include "inputanim/guard.hpp"
+#include "inputanim/mapped_file.hpp"
+#include "inputanim/recording.hpp"
+#include "inputanim/validate.hpp"
+
+namespace py = pybind11;
+
+namespace inputanim::python {
+
+namespace {
+
+// An input that could not be read: becomes OSError(errno, strerror, path).
+struct os_failure {
+    std::error_code code;
+    std::string path;
+};
+
+// The bytes a Recording reads and what owns them: a mapping, or a copy in memory.
+struct source {
+    mapped_file file;
+    std::vector<std::byte> copy;
+    std::span<const std::byte> bytes;
+    bool mapped = false;
+    std::string path;
+    recording rec;
+};
+
+// The one place the package opens an input. Reads `path` as a mapping, or into memory when
+// `copy` is set (the copy itself read under the mapping's guard, so that a file truncated
+// meanwhile is an I/O error). Throws os_failure.
+std::shared_ptr<source> load_input(const std::string& path, bool copy) {
+    auto s = std::make_shared<source>();
+    s->path = path;
+    std::error_code ec;
+    s->file = mapped_file::open(path, ec);
+    if (ec) throw os_failure{ec, path};
+    if (!copy) {
+        s->bytes = s->file.bytes();
+        s->mapped = true;
+        return s;
+    }
+    s->copy.resize(s->file.size());
+    const std::span<const std::byte> all = s->file.bytes();
+    ec = s->file.guard([&] {
+        if (!all.empty()) std::memcpy(s->copy.data(), all.data(), all.size());
+    });
+    if (ec) throw os_failure{ec, path};
+    s->file = mapped_file();
+    s->bytes = s->copy;
+    return s;
+}
+
+// Runs `f` (which reads the source's bytes) without the GIL; a page of the mapping that vanished
+// meanwhile is an OSError instead of a SIGBUS. `f` must not allocate (guard.hpp).
+template <class F>
+void read_without_gil(const source& s, F&& f) {
+    std::error_code ec;
+    {
+        py::gil_scoped_release release;
+        if (s.mapped) {
+            ec = guarded(s.bytes, f);
+        } else {
+            f();
+        }
+    }
+    if (ec) throw os_failure{ec, s.path};
+}
+
+// The number a float holds as the shortest decimal that reads back as the same float, as the
+// CLI's JSON prints it (report_json.cpp: json_number).
+double json_number(float v) {
+    std::array<char, 32> text{};
+    const auto result = std::to_chars(text.data(), text.data() + text.size() - 1, v);
+    *result.ptr = '\0';
+    return std::strtod(text.data(), nullptr);
+}
+
+py::object optional_float(const std::optional<float>& v) {
+    return v ? py::object(py::float_(json_number(*v))) : py::object(py::none());
+}
+
+py::object index_or_none(std::int64_t index) {
+    return index >= 0 ? py::object(py::int_(index)) : py::object(py::none());
+}
+
+const char* place_name(error_place place) {
+    switch (place) {
+        case error_place::none:
+            return "none";
+        case error_place::header:
+            return "header";
+        case error_place::curve:
+            return "curve";
+        case error_place::markers:
+            return "markers";
+        case error_place::trailer:
+            return "trailer";
+    }
+    return "unknown";
+}
+
+py::str text(std::string_view s) {
+    return py::reinterpret_steal<py::str>(
+        PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace"));
+}
+
+// The fields of report_json.cpp's error_json, with the same names and values.
+py::dict error_dict(const error& e) {
+    py::dict d;
+    const std::string_view path = e.path();
+    d["code"] = text(error_name(e.code));
+    d["offset"] = e.offset;
+    d["place"] = place_name(e.place);
+    d["curve"] = path.empty() ? py::object(py::none()) : py::object(text(path));
+    d["keyframe"] = e.place == error_place::curve ? index_or_none(e.index) : py::none();
+    d["marker"] = e.place == error_place::markers ? index_or_none(e.index) : py::none();
+    d["limit"] = e.code == errc::limit_exceeded ? py::object(text(limit_name(e.limit)))
+                                                : py::object(py::none());
+    d["message"] = text(e.message());
+    return d;
+}
+
+py::dict warning_dict(const warning& w) {
+    py::dict d;
+    d["code"] = text(warning_name(w.code));
+    d["curve"] = text(w.path());
+    d["keyframe"] = index_or_none(w.keyframe);
+    d["count"] = w.count;
+    d["message"] = text(w.message());
+    return d;
+}
+
+py::list warning_list(const report& rep) {
+    py::list l;
+    for (const warning& w : rep.warnings()) l.append(warning_dict(w));
+    return l;
+}
+
+// The summary fields of report_json.cpp's report_json.
+void put_summary(py::dict& d, const summary& s) {
+    // The library leaves the version at 0.0 when the header could not be read.
+    const bool header_read = s.major != 0;
+    const auto if_header = [&](py::object v) { return header_read ? v : py::object(py::none()); };
+    d["version"] = if_header(py::str(std::to_string(s.major) + "." + std::to_string(s.minor)));
+    d["layout"] = if_header(py::str(s.layout == layout::compact ? "compact" : "full"));
+    d["has_camera"] = if_header(py::bool_(s.blocks.camera));
+    d["has_hands"] = if_header(py::bool_(s.blocks.hands));
+    d["has_gaze"] = if_header(py::bool_(s.blocks.gaze));
+    d["curves"] = s.curves;
+    d["keyframes"] = s.keyframes;
+    d["markers"] = s.markers ? py::object(py::int_(*s.markers)) : py::object(py::none());
+    d["start"] = optional_float(s.start);
+    d["duration"] = optional_float(s.duration);
+}
+
+py::dict report_dict(py::object path, const report& rep, std::uint64_t file_bytes) {
+    py::dict d;
+    d["path"] = std::move(path);
+    d["valid"] = rep.valid();
+    d["bytes"] = file_bytes;
+    put_summary(d, rep.summary);
+    d["warnings"] = warning_list(rep);
+    d["warnings_found"] = rep.warnings_found;
+    if (!rep.valid()) d["error"] = error_dict(rep.error);
+    return d;
+}
+
+layout_choice layout_named(const std::string& name) {
+    if (name == "auto") return layout_choice::automatic;
+    if (name == "compact") return layout_choice::compact;
+    if (name == "full") return layout_choice::full;
+    throw py::value_error("layout must be 'auto', 'compact' or 'full', not '" + name + "'");
+}
+
+validate_options options_of(const std::string& level_name, const std::string& layout_name,
+                            const py::dict& limit_values, unsigned threads) {
+    validate_options o;
+    if (level_name == "full") {
+        o.level = level::full;
+    } else if (level_name == "structure") {
+        o.level = level::structure;
+    } else {
+        throw py::value_error("level must be 'structure' or 'full', not '" + level_name + "'");
+    }
+    o.layout = layout_named(layout_name);
+    o.threads = threads;
+    for (const auto& [key, value] : limit_values) {
+        const std::string name = py::cast<std::string>(key);
+        if (name == "max_bytes") {
+            o.limits.max_bytes = py::cast<std::uint64_t>(value);
+        } else if (name == "max_keyframes_per_curve") {
+            o.limits.max_keyframes_per_curve = py::cast<std::uint32_t>(value);
+        } else if (name == "max_total_keyframes") {
+            o.limits.max_total_keyframes = py::cast<std::uint64_t>(value);
+        } else if (name == "max_markers") {
+            o.limits.max_markers = py::cast<std::uint32_t>(value);
+        } else if (name == "max_marker_name_bytes") {
+            o.limits.max_marker_name_bytes = py::cast<std::uint32_t>(value);
+        } else {
+            throw py::value_error("unknown limit '" + name + "'");
+        }
+    }
+    return o;
+}
+
+py::dict upload_limits_dict() {
+    const limits l = upload_limits();
+    py::dict d;
+    d["max_bytes"] = l.max_bytes;
+    d["max_keyframes_per_curve"] = l.max_keyframes_per_curve;
+    d["max_total_keyframes"] = l.max_total_keyframes;
+    d["max_markers"] = l.max_markers;
+    d["max_marker_name_bytes"] = l.max_marker_name_bytes;
+    return d;
+}
+
+py::dict validate_path(const std::string& path, const std::string& level_name,
+                       const std::string& layout_name, const py::dict& limit_values,
+                       unsigned threads) {
+    const validate_options o = options_of(level_name, layout_name, limit_values, threads);
+    std::error_code ec;
+    const mapped_file file = mapped_file::open(path, ec);
+    if (ec) throw os_failure{ec, path};
+    report rep;
+    {
+        py::gil_scoped_release release;
+        // validate() guards its own reads of the mapping.
+        rep = validate(file.bytes(), o);
+    }
+    if (rep.error.code == errc::io_error) {
+        throw os_failure{std::make_error_code(std::errc::io_error), path};
+    }
+    return report_dict(py::str(path), rep, file.size());
+}
+
+py::dict validate_buffer(const py::buffer& data, const std::string& level_name,
+                         const std::string& layout_name, const py::dict& limit_values,
+                         unsigned threads) {
+    const validate_options o = options_of(level_name, layout_name, limit_values, threads);
+    // Holds the buffer (and so its bytes) until the report is made.
+    const py::buffer_info info = data.request();
+    if (info.itemsize != 1 || info.ndim != 1 || info.strides[0] != 1) {
+        throw py::value_error("expected contiguous bytes");
+    }
+    const std::span<const std::byte> bytes(static_cast<const std::byte*>(info.ptr),
+                                           static_cast<std::size_t>(info.size * info.itemsize));
+    report rep;
+    {
+        py::gil_scoped_release release;
+        rep = validate(bytes, o);
+    }
+    return report_dict(py::str("-"), rep, bytes.size());
+}
+
+// A curve of an open recording: its numbers as views over the bytes.
+class curve {
+  public:
+    curve(std::shared_ptr<const source> src, py::object buffer, const curve_view& c)
+        : src_(std::move(src)), buffer_(std::move(buffer)), c_(c) {}
+
+    std::string_view path() const { return c_.path(); }
+    bool is_bool() const { return c_.kind == curve_kind::bool_curve; }
+    bool is_full() const { return c_.keys.stride() == full_keyframe_size; }
+    std::size_t size() const { return c_.size(); }
+
+    // The field at byte `field` of every keyframe, as a read-only view over the bytes.
+    py::array field(std::size_t field, const char* dtype) const {
+        const std::byte* first = c_.keys.data() != nullptr ? c_.keys.data() : src_->bytes.data();
+        // The flags (read-only) come from the buffer array, the base of every view.
+        return py::array(py::dtype(dtype), {static_cast<py::ssize_t>(c_.size())},
+                         {static_cast<py::ssize_t>(c_.keys.stride())}, first + field, buffer_);
+    }
+    py::object full_field(std::size_t field, const char* dtype) const {
+        return is_full() ? py::object(this->field(field, dtype)) : py::object(py::none());
+    }
+
+    const curve_view& view() const { return c_; }
+
+  private:
+    std::shared_ptr<const source> src_;
+    py::object buffer_;
+    curve_view c_;
+};
+
+// The Recording behind inputanim.Recording.
+class open_recording {
+  public:
+    explicit open_recording(std::shared_ptr<source> src) : src_(std::move(src)) {
+        // A read-only uint8 array over all the bytes, owning (through a capsule) the source:
+        // the base of every curve view, so that views keep the bytes alive.
+        auto* owner = new std::shared_ptr<const source>(src_);
+        py::capsule keep(owner,
+                         [](void* p) { delete static_cast<std::shared_ptr<const source>*>(p); });
+        py::array bytes(py::dtype("u1"), {static_cast<py::ssize_t>(src_->bytes.size())},
+                        {py::ssize_t{1}}, src_->bytes.data(), keep);
+        bytes.attr("setflags")(py::arg("write") = false);
+        buffer_ = std::move(bytes);
+    }
+
+    const source& src() const { return *src_; }
+    const recording& rec() const { return src_->rec; }
+    py::object buffer() const { return buffer_; }
+    bool mapped() const { return src_->mapped; }
+
+    py::list curves() const {
+        py::list l;
+        for (const curve_view& c : rec().curves()) l.append(curve(src_, buffer_, c));
+        return l;
+    }
+
+    py::dict summary_dict() const {
+        py::dict d;
+        d["bytes"] = rec().summary().bytes;
+        put_summary(d, rec().summary());
+        return d;
+    }
+
+    // The warnings of a validation at level full (which reads every keyframe), and its error,
+    // None when the content is valid.
+    py::tuple check() const {
+        report rep;
+        const std::span<const std::byte> bytes = src_->bytes;
+        const layout_choice layout = rec().header().minor == 0 ? layout_choice::automatic
+                                     : rec().header().layout == layout::compact
+                                         ? layout_choice::compact
+                                         : layout_choice::full;
+        {
+            py::gil_scoped_release release;
+            rep = validate(bytes, validate_options{level::full, layout, {}});
+        }
+        if (rep.error.code == errc::io_error) {
+            throw os_failure{std::make_error_code(std::errc::io_error), src_->path};
+        }
+        return py::make_tuple(warning_list(rep), rep.valid() ? py::object(py::none())
+                                                             : py::object(error_dict(rep.error)));
+    }
+
+    // The markers as (times, names), or None without a marker list.
+    py::object markers() const {
+        if (!rec().summary().markers) return py::none();
+        const marker_range range = rec().markers();
+        std::vector<float> times(range.size());
+        std::vector<std::string> names(range.size());
+        // The strings are sized before the guarded reads: a fault then only stops copies.
+        std::vector<std::size_t> lengths(range.size());
+        read_without_gil(*src_, [&] {
+            for (const marker_view& m : range) lengths[m.index] = m.name.size();
+        });
+        for (std::size_t i = 0; i < names.size(); ++i) names[i].resize(lengths[i]);
+        read_without_gil(*src_, [&] {
+            for (const marker_view& m : range) {
+                times[m.index] = m.time;
+                if (!m.name.empty())
+                    std::memcpy(names[m.index].data(), m.name.data(), m.name.size());
+            }
+        });
+        py::array_t<float> t(static_cast<py::ssize_t>(times.size()));
+        if (!times.empty())
+            std::memcpy(t.mutable_data(), times.data(), times.size() * sizeof(float));
+        py::list n;
+        for (const std::string& s : names) n.append(text(s));
+        return py::make_tuple(t, n);
+    }
+
+    // Resamples the curves the globs select (all when none) onto the grid from `start` to
+    // `stop` at `rate`: (times, values[rows, curves], paths).
+    py::tuple sample(double rate, const std::vector<std::string>& globs,
+                     std::optional<double> start, std::optional<double> stop) const {
+        // The resampler holds one sampler per curve inline: too large for the stack of a
+        // Python thread.
+        auto rs = std::make_unique<resampler>(rec());
+        if (globs.empty()) rs->select_all();
+        for (const std::string& glob : globs) {
+            if (rs->select(glob) == 0) {
+                throw py::value_error("curve glob '" + glob +
+                                      "' matches no curve of the recording");
+            }
+        }
+        if (const grid_error e = rs->set_grid(rate, start, stop); e != grid_error::none) {
+            throw py::value_error("cannot sample: " + std::string(grid_error_name(e)));
+        }
+        const std::size_t rows = rs->row_count();
+        const std::size_t cols = rs->curves().size();
+        py::array_t<float> times(static_cast<py::ssize_t>(rows));
+        py::array_t<float> values({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(cols)});
+        float* t = times.mutable_data();
+        float* v = values.mutable_data();
+        read_without_gil(*src_, [&] {
+            for (std::size_t i = 0; i < rows; ++i) {
+                t[i] = *rs->next(std::span<float>(v + i * cols, cols));
+            }
+        });
+        py::list paths;
+        for (const curve_id id : rs->curves()) paths.append(text(curve_path(id)));
+        return py::make_tuple(times, values, paths);
+    }
+
+  private:
+    std::shared_ptr<source> src_;
+    py::object buffer_;
+};
+
+// (Recording, None) for a structurally valid input, else (None, the error as validate reports
+// it).
+py::tuple open_path(const std::string& path, bool copy, const std::string& layout_name) {
+    const layout_choice layout = layout_named(layout_name);
+    std::shared_ptr<source> src = load_input(path, copy);
+    error e{};
+    read_without_gil(*src, [&] { e = src->rec.open(src->bytes, read_options{layout, {}}); });
+    if (e) return py::make_tuple(py::none(), error_dict(e));
+    return py::make_tuple(open_recording(std::move(src)), py::none());
+}
+
+}  // namespace
+
+}  // namespace inputanim::python
+
+PYBIND11_MODULE(_core, m) {
+    using namespace inputanim;
+    using namespace inputanim::python;
+    m.doc() = "The C++ core of inputanim; use the inputanim package.";
+
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const os_failure& f) {
+            py::object exc = py::reinterpret_borrow<py::object>(PyExc_OSError)(
+                f.code.value(), f.code.message(), f.path);
+            PyErr_SetObject(PyExc_OSError, exc.ptr());
+        }
+    });
+
+    py::class_<curve>(m, "Curve", "One curve: its keyframes' fields as read-only numpy views")
+        .def_property_readonly("path", &curve::path)
+        .def_property_readonly("kind",
+                               [](const curve& c) { return c.is_bool() ? "bool" : "float"; })
+        .def_property_readonly("pre_wrap", [](const curve& c) { return c.view().pre_wrap; })
+        .def_property_readonly("post_wrap", [](const curve& c) { return c.view().post_wrap; })
+        .def_property_readonly(
+            "offset", [](const curve& c) { return c.view().offset; },
+            "Byte offset of the curve's header in the file")
+        .def_property_readonly("has_tangents", &curve::is_full)
+        .def("__len__", &curve::size)
+        .def_property_readonly("times", [](const curve& c) { return c.field(0, "<f4"); })
+        .def_property_readonly("values", [](const curve& c) { return c.field(4, "<f4"); })
+        .def_property_readonly("in_tangents", [](const curve& c) { return c.full_field(8, "<f4"); })
+        .def_property_readonly("out_tangents",
+                               [](const curve& c) { return c.full_field(12, "<f4"); })
+        .def_property_readonly("in_weights", [](const curve& c) { return c.full_field(16, "<f4"); })
+        .def_property_readonly("out_weights",
+                               [](const curve& c) { return c.full_field(20, "<f4"); })
+        .def_property_readonly("weighted_modes",
+                               [](const curve& c) { return c.full_field(24, "<i4"); })
+        .def("__repr__", [](const curve& c) {
+            return "<inputanim.Curve " + std::string(c.path()) + ": " + std::to_string(c.size()) +
+                   " keys>";
+        });
+
+    py::class_<open_recording>(m, "Recording")
+        .def_property_readonly("buffer", &open_recording::buffer)
+        .def_property_readonly("mapped", &open_recording::mapped)
+        .def_property_readonly("summary", &open_recording::summary_dict)
+        .def("curves", &open_recording::curves)
+        .def("check", &open_recording::check)
+        .def("markers", &open_recording::markers)
+        .def("sample", &open_recording::sample, py::arg("rate"), py::arg("globs"), py::arg("start"),
+             py::arg("stop"));
+
+    m.def("open", &open_path, py::arg("path"), py::arg("copy"), py::arg("layout"));
+    m.def("validate_path", &validate_path, py::arg("path"), py::arg("level"), py::arg("layout"),
+          py::arg("limits"), py::arg("threads"));
+    m.def("validate_buffer", &validate_buffer, py::arg("data"), py::arg("level"), py::arg("layout"),
+          py::arg("limits"), py::arg("threads"));
+    m.def("upload_limits", &upload_limits_dict);
+    m.def("curve_paths", [] {
+        py::list l;
+        for (std::size_t i = 0; i < curve_id_count; ++i) l.append(text(curve_path(curve_id(i))));
+        return l;
+    });
+}
