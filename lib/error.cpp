@@ -1,6 +1,10 @@
 #include "inputanim/error.hpp"
 
+#include <limits>
 #include <string>
+#include <type_traits>
+
+#include "inputanim/detail/names.hpp"
 
 namespace inputanim {
 
@@ -41,7 +45,7 @@ std::string_view error_name(errc code) noexcept {
         case errc::io_error:
             return "io_error";
     }
-    return "unknown";
+    return detail::unknown_name;
 }
 
 std::string_view limit_name(limit_kind kind) noexcept {
@@ -59,7 +63,35 @@ std::string_view limit_name(limit_kind kind) noexcept {
         case limit_kind::marker_name_bytes:
             return "max_marker_name_bytes";
     }
-    return "unknown";
+    return detail::unknown_name;
+}
+
+std::optional<errc> parse_error_name(std::string_view name) noexcept {
+    return detail::parse_name<errc>(name, error_name);
+}
+
+std::optional<limit_kind> parse_limit_name(std::string_view name) noexcept {
+    return detail::parse_name<limit_kind>(name, limit_name);
+}
+
+std::string_view place_name(error_place place) noexcept {
+    switch (place) {
+        case error_place::none:
+            return "none";
+        case error_place::header:
+            return "header";
+        case error_place::curve:
+            return "curve";
+        case error_place::markers:
+            return "markers";
+        case error_place::trailer:
+            return "trailer";
+    }
+    return detail::unknown_name;
+}
+
+std::optional<error_place> parse_place_name(std::string_view name) noexcept {
+    return detail::parse_name<error_place>(name, place_name);
 }
 
 std::string_view error::path() const noexcept {
@@ -68,14 +100,15 @@ std::string_view error::path() const noexcept {
             return curve_path(curve);
         case error_place::markers:
             return "markers";
-        default:
+        case error_place::none:
+        case error_place::header:
+        case error_place::trailer:
             return {};
     }
+    return {};
 }
 
-namespace {
-
-std::string_view describe(errc code) noexcept {
+std::string_view error_description(errc code) noexcept {
     switch (code) {
         case errc::ok:
             return "no error";
@@ -117,11 +150,34 @@ std::string_view describe(errc code) noexcept {
     return "unknown error";
 }
 
+namespace {
+
+class category final : public std::error_category {
+  public:
+    const char* name() const noexcept override { return "inputanim"; }
+    std::string message(int value) const override {
+        // A value beyond the enumeration's type would wrap onto a real code.
+        if (value < 0 || value > std::numeric_limits<std::underlying_type_t<errc>>::max()) {
+            return "unknown error";
+        }
+        return std::string(error_description(static_cast<errc>(value)));
+    }
+};
+
 }  // namespace
+
+const std::error_category& error_category() noexcept {
+    static const category instance;
+    return instance;
+}
+
+std::error_code make_error_code(errc code) noexcept {
+    return {static_cast<int>(code), error_category()};
+}
 
 std::string error::message() const {
     std::string m;
-    if (code == errc::ok) return std::string(describe(code));
+    if (code == errc::ok) return std::string(error_description(code));
     m += "at byte ";
     m += std::to_string(offset);
     if (place == error_place::curve) {
@@ -141,7 +197,7 @@ std::string error::message() const {
         m += ", header";
     }
     m += ": ";
-    m += describe(code);
+    m += error_description(code);
     if (code == errc::limit_exceeded) {
         m += " (";
         m += limit_name(limit);

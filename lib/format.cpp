@@ -2,7 +2,40 @@
 
 #include <bitset>
 
+#include "inputanim/detail/names.hpp"
+
 namespace inputanim {
+
+std::string_view layout_name(layout l) noexcept {
+    switch (l) {
+        case layout::compact:
+            return "compact";
+        case layout::full:
+            return "full";
+    }
+    return detail::unknown_name;
+}
+
+std::optional<layout> parse_layout_name(std::string_view name) noexcept {
+    return detail::parse_name<layout>(name, layout_name);
+}
+
+std::string_view layout_choice_name(layout_choice choice) noexcept {
+    switch (choice) {
+        case layout_choice::automatic:
+            return "auto";
+        case layout_choice::compact:
+            return "compact";
+        case layout_choice::full:
+            return "full";
+    }
+    return detail::unknown_name;
+}
+
+std::optional<layout_choice> parse_layout_choice_name(std::string_view name) noexcept {
+    return detail::parse_name<layout_choice>(name, layout_choice_name);
+}
+
 namespace {
 
 constexpr std::array<std::string_view, pose_channel_count> pose_names = {

@@ -20,7 +20,7 @@ std::string_view warning_name(warning_code code) noexcept {
         case warning_code::negative_time:
             return "negative_time";
     }
-    return "unknown";
+    return detail::unknown_name;
 }
 
 std::string warning::message() const {

@@ -1,9 +1,12 @@
-// Error codes and the error value. Code names are stable API: they appear in JSON and databases.
+// Error codes and the error value. Code, limit and place names are stable API: they appear in
+// JSON and databases. An errc is also a std::error_code of the category named "inputanim".
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 #include "inputanim/format.hpp"
 
@@ -36,6 +39,17 @@ enum class errc : std::uint8_t {
 
 // The stable name of a code: "truncated", "bad_magic", ...
 std::string_view error_name(errc code) noexcept;
+// The code a stable name names, if any (exact match).
+std::optional<errc> parse_error_name(std::string_view name) noexcept;
+// What the code means, for a person: "the file ends before this field". Also the message of the
+// code's std::error_code.
+std::string_view error_description(errc code) noexcept;
+
+// The category of errc as std::error_code: name() "inputanim", message() the description.
+const std::error_category& error_category() noexcept;
+// errc::ok converts to a code that is false.
+std::error_code make_error_code(errc code) noexcept;
+
 // Content errors are found only by level full; the rest by the structure walk.
 constexpr bool is_structural(errc code) noexcept {
     return code != errc::ok && code < errc::non_finite;
@@ -53,10 +67,15 @@ enum class limit_kind : std::uint8_t {
     markers,
     marker_name_bytes
 };
+// "max_bytes", "max_markers", ... ("none" for limit_kind::none), as the CLI's flags say.
 std::string_view limit_name(limit_kind kind) noexcept;
+std::optional<limit_kind> parse_limit_name(std::string_view name) noexcept;
 
 // Where in the file an error sits.
 enum class error_place : std::uint8_t { none, header, curve, markers, trailer };
+// "none", "header", "curve", "markers", "trailer".
+std::string_view place_name(error_place place) noexcept;
+std::optional<error_place> parse_place_name(std::string_view name) noexcept;
 
 struct error {
     errc code = errc::ok;
@@ -74,11 +93,17 @@ struct error {
 
     // "camera.position.x", "markers", or "" for the header and trailer.
     std::string_view path() const noexcept;
-    // A sentence for a person, such as "curve hand.left.tracked: keyframe 3 has value 0.5 ...".
-    // The one place that allocates: call it when reporting, not while walking.
+    // Where and what, for a person: "at byte <offset>[, <where>]: <description>[ (<limit>)]",
+    // where <where> is "header", "curve <path>[ keyframe <index>]" or "marker list[ marker
+    // <index>]", and the limit's name follows the description of limit_exceeded; for errc::ok,
+    // the description alone. Such as "at byte 120, curve camera.position.x keyframe 2: key time
+    // is not greater than the previous key's". Allocates: call it when reporting, not walking.
     std::string message() const;
 
     friend bool operator==(const error&, const error&) = default;
 };
 
 }  // namespace inputanim
+
+template <>
+struct std::is_error_code_enum<inputanim::errc> : std::true_type {};

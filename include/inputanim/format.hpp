@@ -22,6 +22,12 @@ inline constexpr std::size_t bool_keyframe_size = 8;
 enum class layout : std::uint8_t { compact, full };
 // What a reader is told to expect: `automatic` picks the layout as FORMAT.md section 3 says.
 enum class layout_choice : std::uint8_t { automatic, compact, full };
+// "compact", "full": stable names, as JSON reports and the index database hold them.
+std::string_view layout_name(layout l) noexcept;
+std::optional<layout> parse_layout_name(std::string_view name) noexcept;
+// "auto", "compact", "full", as the --layout option takes them.
+std::string_view layout_choice_name(layout_choice choice) noexcept;
+std::optional<layout_choice> parse_layout_choice_name(std::string_view name) noexcept;
 
 enum class curve_kind : std::uint8_t { float_curve, bool_curve };
 enum class block : std::uint8_t { camera, hands, gaze };

@@ -5,15 +5,30 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "inputanim/detail/names.hpp"
 #include "inputanim/recording.hpp"
 
 namespace inputanim {
 
 enum class level : std::uint8_t { structure, full };
+// "structure", "full", as the --level option takes them.
+constexpr std::string_view level_name(inputanim::level l) noexcept {
+    switch (l) {
+        case level::structure:
+            return "structure";
+        case level::full:
+            return "full";
+    }
+    return detail::unknown_name;
+}
+constexpr std::optional<inputanim::level> parse_level_name(std::string_view name) noexcept {
+    return detail::parse_name<inputanim::level>(name, level_name);
+}
 
 struct validate_options {
     inputanim::level level = level::full;
@@ -35,7 +50,11 @@ enum class warning_code : std::uint8_t {
     // A curve whose first key time is negative.
     negative_time,
 };
+// The stable name of a warning: "dropped_rotation_w", ...
 std::string_view warning_name(warning_code code) noexcept;
+inline std::optional<warning_code> parse_warning_name(std::string_view name) noexcept {
+    return detail::parse_name<warning_code>(name, warning_name);
+}
 
 struct warning {
     warning_code code{};

@@ -36,14 +36,14 @@ CLI::Validator count_up_to(std::uint64_t max) {
         "");
 }
 
+// --level and --layout accept only the library's names (CLI::IsMember), so the fallbacks are the
+// defaults and never taken.
 level level_named(const std::string& name) {
-    return name == "structure" ? level::structure : level::full;
+    return parse_level_name(name).value_or(level::full);
 }
 
 layout_choice layout_named(const std::string& name) {
-    if (name == "compact") return layout_choice::compact;
-    if (name == "full") return layout_choice::full;
-    return layout_choice::automatic;
+    return parse_layout_choice_name(name).value_or(layout_choice::automatic);
 }
 
 }  // namespace
@@ -150,11 +150,13 @@ std::string error_text(const error& e) {
     } else if (e.place == error_place::markers) {
         text += ", marker list";
     }
-    // error::message() is "<where>: <what>"; the where is written above from the fields.
-    const std::string message = e.message();
-    const std::size_t colon = message.find(": ");
     text += ": ";
-    text += colon == std::string::npos ? message : message.substr(colon + 2);
+    text += error_description(e.code);
+    if (e.code == errc::limit_exceeded) {
+        text += " (";
+        text += limit_name(e.limit);
+        text += ")";
+    }
     return text;
 }
 

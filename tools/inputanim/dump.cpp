@@ -123,8 +123,7 @@ std::string version_text(const file_header& h) {
 void write_json(output& out, const std::string& file, const recording& rec,
                 const std::vector<bool>& selected, std::string& name) {
     out << "{\"path\":" << json_string(file) << ",\"version\":\"" << version_text(rec.header())
-        << "\",\"layout\":\"" << (rec.header().layout == layout::compact ? "compact" : "full")
-        << "\",\"curves\":[";
+        << "\",\"layout\":\"" << layout_name(rec.header().layout) << "\",\"curves\":[";
     bool first_curve = true;
     for (const curve_view& c : rec.curves()) {
         if (!selected[c.index]) continue;
@@ -240,9 +239,8 @@ int run_dump(const dump_options& o) {
         std::cerr << "inputanim: " << o.file << ": " << ec.message() << '\n';
         return exit_unreadable;
     }
-    const layout_choice layout = o.layout == "compact" ? layout_choice::compact
-                                 : o.layout == "full"  ? layout_choice::full
-                                                       : layout_choice::automatic;
+    const layout_choice layout =
+        parse_layout_choice_name(o.layout).value_or(layout_choice::automatic);
     validate_options how;
     how.layout = layout;
     how.limits.max_bytes = o.max_bytes;

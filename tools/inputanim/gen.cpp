@@ -60,7 +60,7 @@ int write_one(const generate_options& o, const std::filesystem::path& path) {
 int run_gen(gen_options& g) {
     generate_options& o = g.gen;
     o.minor = g.version == "1.0" ? 0 : 1;
-    o.layout = g.layout == "full" ? layout::full : layout::compact;
+    o.layout = parse_layout_name(g.layout).value_or(layout::compact);
     o.blocks = block_flags{!g.no_camera, !g.no_hands, !g.no_gaze};
     if (const std::string_view problem = o.problem(); !problem.empty()) {
         std::cerr << "inputanim gen: " << problem << '\n';

@@ -153,13 +153,12 @@ class indexer {
           store_(store),
           bar_(bar),
           indexed_at_(now_ns()),
-          pool_(o.jobs, std::clamp<std::size_t>(std::size_t{64} * o.jobs, 64, 8192),
-                validate_options{o.level == "full" ? level::full : level::structure,
-                                 o.layout == "compact" ? layout_choice::compact
-                                 : o.layout == "full"  ? layout_choice::full
-                                                       : layout_choice::automatic,
-                                 o.limits},
-                [this](file_result& r) { take(r); }) {}
+          pool_(
+              o.jobs, std::clamp<std::size_t>(std::size_t{64} * o.jobs, 64, 8192),
+              validate_options{
+                  parse_level_name(o.level).value_or(level::structure),
+                  parse_layout_choice_name(o.layout).value_or(layout_choice::automatic), o.limits},
+              [this](file_result& r) { take(r); }) {}
 
     void index_all() {
         for (const std::string& operand : options_.paths) index_operand(operand);

@@ -23,11 +23,11 @@ void print_info(const std::string& path, const file_check& c, level checked) {
     const report& rep = c.rep;
     const summary& s = rep.summary;
     std::cout << path << ": " << (rep.valid() ? "valid" : "invalid") << " (level "
-              << (checked == level::structure ? "structure" : "full") << ")\n";
+              << level_name(checked) << ")\n";
     // The library leaves the version at 0.0 when the header could not be read.
     if (s.major != 0) {
         std::cout << "  version    " << s.major << '.' << s.minor << '\n'
-                  << "  layout     " << (s.layout == layout::compact ? "compact" : "full") << '\n'
+                  << "  layout     " << layout_name(s.layout) << '\n'
                   << "  blocks     " << blocks_text(s.blocks) << '\n';
     } else {
         std::cout << "  version    unknown (header not read)\n";

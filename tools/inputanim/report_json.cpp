@@ -17,22 +17,6 @@ nlohmann::json index_or_null(std::int64_t index) {
     return index >= 0 ? nlohmann::json(index) : nlohmann::json(nullptr);
 }
 
-std::string_view place_name(error_place place) {
-    switch (place) {
-        case error_place::none:
-            return "none";
-        case error_place::header:
-            return "header";
-        case error_place::curve:
-            return "curve";
-        case error_place::markers:
-            return "markers";
-        case error_place::trailer:
-            return "trailer";
-    }
-    return "unknown";
-}
-
 }  // namespace
 
 double json_number(float v) {
@@ -83,7 +67,7 @@ nlohmann::json report_json(std::string_view path, const report& rep, std::uint64
         {"valid", rep.valid()},
         {"bytes", file_bytes},
         {"version", if_header(std::to_string(s.major) + "." + std::to_string(s.minor))},
-        {"layout", if_header(s.layout == layout::compact ? "compact" : "full")},
+        {"layout", if_header(layout_name(s.layout))},
         {"has_camera", if_header(s.blocks.camera)},
         {"has_hands", if_header(s.blocks.hands)},
         {"has_gaze", if_header(s.blocks.gaze)},

@@ -280,7 +280,7 @@ void sqlite_store::put(const file_result& r, std::int64_t indexed_at_ns) {
         // The library leaves the version at 0.0 when the header could not be read.
         if (s.major != 0) {
             u.bind(c_version, std::to_string(s.major) + "." + std::to_string(s.minor));
-            u.bind(c_layout, std::string_view(s.layout == layout::compact ? "compact" : "full"));
+            u.bind(c_layout, layout_name(s.layout));
             u.bind(c_has_camera, std::int64_t{s.blocks.camera});
             u.bind(c_has_hands, std::int64_t{s.blocks.hands});
             u.bind(c_has_gaze, std::int64_t{s.blocks.gaze});

@@ -1,0 +1,190 @@
+// Specification of the error model: every errc is a std::error_code of the "inputanim" category
+// with a stable name and a description, and every enumeration the reports name (codes, limits,
+// places, warnings, layouts, layout choices, levels) reads back from its name.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <system_error>
+#include <tuple>
+#include <vector>
+
+#include "inputanim/inputanim.hpp"
+
+using namespace inputanim;
+
+namespace {
+
+// Every code with its stable name (as JSON and SQLite hold it) and its description.
+const std::vector<std::tuple<errc, std::string_view, std::string_view>>& every_code() {
+    static const std::vector<std::tuple<errc, std::string_view, std::string_view>> codes = {
+        {errc::ok, "ok", "no error"},
+        {errc::truncated, "truncated", "the file ends before this field"},
+        {errc::bad_magic, "bad_magic", "not an MRTK input animation file (wrong magic number)"},
+        {errc::unsupported_version, "unsupported_version",
+         "unsupported version (only 1.0 and 1.1 exist)"},
+        {errc::bad_flag, "bad_flag", "a v1.1 block flag is neither 0 nor 1"},
+        {errc::bad_wrap_mode, "bad_wrap_mode", "wrap mode is not one of 0, 1, 2, 4, 8"},
+        {errc::negative_count, "negative_count", "the count is negative"},
+        {errc::bad_marker, "bad_marker",
+         "marker name length is not a valid 7-bit encoded length (over 5 bytes or above "
+         "2^31-1)"},
+        {errc::trailing_bytes, "trailing_bytes", "bytes follow the end of the marker list"},
+        {errc::limit_exceeded, "limit_exceeded", "a configured limit was passed"},
+        {errc::non_finite, "non_finite", "the value is not finite"},
+        {errc::bad_bool_value, "bad_bool_value", "a bool keyframe's value is neither 0.0 nor 1.0"},
+        {errc::bad_weighted_mode, "bad_weighted_mode", "weighted mode is not 0-3"},
+        {errc::unsorted_keys, "unsorted_keys", "key time is not greater than the previous key's"},
+        {errc::bad_utf8, "bad_utf8", "marker name is not valid UTF-8"},
+        {errc::bad_compression, "bad_compression",
+         "the gzip stream cannot be inflated (bad header, bad data, bad CRC or length, or cut "
+         "short)"},
+        {errc::io_error, "io_error",
+         "the input could not be read whole (a page of the mapping vanished)"},
+    };
+    return codes;
+}
+
+}  // namespace
+
+TEST(Error, EveryCodeIsListedInOrderFromZero) {
+    const auto& codes = every_code();
+    for (std::size_t i = 0; i < codes.size(); ++i) {
+        EXPECT_EQ(static_cast<std::size_t>(std::get<0>(codes[i])), i);
+    }
+    // The value after the last code has no name.
+    EXPECT_EQ(error_name(static_cast<errc>(codes.size())), "unknown");
+}
+
+TEST(Error, EveryCodeHasItsStableNameAndDescription) {
+    for (const auto& [code, name, description] : every_code()) {
+        EXPECT_EQ(error_name(code), name);
+        EXPECT_EQ(error_description(code), description) << name;
+    }
+}
+
+TEST(Error, EveryNameParsesBackToItsCode) {
+    for (const auto& [code, name, description] : every_code()) {
+        EXPECT_EQ(parse_error_name(name), code) << name;
+    }
+}
+
+TEST(Error, TheCategoryIsNamedInputanimAndDescribesEachCode) {
+    EXPECT_STREQ(error_category().name(), "inputanim");
+    for (const auto& [code, name, description] : every_code()) {
+        EXPECT_EQ(error_category().message(static_cast<int>(code)), description) << name;
+    }
+}
+
+TEST(Error, EveryCodeConvertsToAnErrorCodeOfTheCategory) {
+    for (const auto& [code, name, description] : every_code()) {
+        const std::error_code ec = code;
+        EXPECT_EQ(&ec.category(), &error_category()) << name;
+        EXPECT_EQ(ec.value(), static_cast<int>(code)) << name;
+        EXPECT_EQ(ec.message(), description) << name;
+        EXPECT_EQ(ec, code) << name;
+        EXPECT_EQ(make_error_code(code), ec) << name;
+    }
+}
+
+TEST(Error, OnlyOkConvertsToAFalseCode) {
+    EXPECT_FALSE(std::error_code(errc::ok));
+    for (const auto& [code, name, description] : every_code()) {
+        if (code != errc::ok) {
+            EXPECT_TRUE(std::error_code(code)) << name;
+        }
+    }
+}
+
+TEST(Error, ACodeComparesEqualOnlyToItself) {
+    const std::error_code ec = errc::truncated;
+    EXPECT_TRUE(ec == errc::truncated);
+    EXPECT_FALSE(ec == errc::bad_magic);
+    EXPECT_NE(ec, std::make_error_code(std::errc::io_error));
+    // The same value in another category is another error.
+    EXPECT_NE(ec, std::error_code(static_cast<int>(errc::truncated), std::generic_category()));
+}
+
+TEST(Error, LimitNamesAreTheFlagsNames) {
+    const std::vector<std::pair<limit_kind, std::string_view>> limits = {
+        {limit_kind::none, "none"},
+        {limit_kind::bytes, "max_bytes"},
+        {limit_kind::keyframes_per_curve, "max_keyframes_per_curve"},
+        {limit_kind::total_keyframes, "max_total_keyframes"},
+        {limit_kind::markers, "max_markers"},
+        {limit_kind::marker_name_bytes, "max_marker_name_bytes"},
+    };
+    for (const auto& [kind, name] : limits) {
+        EXPECT_EQ(limit_name(kind), name);
+        EXPECT_EQ(parse_limit_name(name), kind) << name;
+    }
+    EXPECT_EQ(limit_name(static_cast<limit_kind>(limits.size())), "unknown");
+}
+
+TEST(Error, PlaceNames) {
+    const std::vector<std::pair<error_place, std::string_view>> places = {
+        {error_place::none, "none"},       {error_place::header, "header"},
+        {error_place::curve, "curve"},     {error_place::markers, "markers"},
+        {error_place::trailer, "trailer"},
+    };
+    for (const auto& [place, name] : places) {
+        EXPECT_EQ(place_name(place), name);
+        EXPECT_EQ(parse_place_name(name), place) << name;
+    }
+    EXPECT_EQ(place_name(static_cast<error_place>(places.size())), "unknown");
+}
+
+TEST(Error, WarningNames) {
+    const std::vector<std::pair<warning_code, std::string_view>> warnings = {
+        {warning_code::dropped_rotation_w, "dropped_rotation_w"},
+        {warning_code::non_unit_quaternion, "non_unit_quaternion"},
+        {warning_code::negative_time, "negative_time"},
+    };
+    for (const auto& [code, name] : warnings) {
+        EXPECT_EQ(warning_name(code), name);
+        EXPECT_EQ(parse_warning_name(name), code) << name;
+    }
+    EXPECT_EQ(warning_name(static_cast<warning_code>(warnings.size())), "unknown");
+}
+
+TEST(Error, LayoutNames) {
+    EXPECT_EQ(layout_name(layout::compact), "compact");
+    EXPECT_EQ(layout_name(layout::full), "full");
+    EXPECT_EQ(parse_layout_name("compact"), layout::compact);
+    EXPECT_EQ(parse_layout_name("full"), layout::full);
+}
+
+TEST(Error, LayoutChoiceNamesAreTheOptionsValues) {
+    EXPECT_EQ(layout_choice_name(layout_choice::automatic), "auto");
+    EXPECT_EQ(layout_choice_name(layout_choice::compact), "compact");
+    EXPECT_EQ(layout_choice_name(layout_choice::full), "full");
+    EXPECT_EQ(parse_layout_choice_name("auto"), layout_choice::automatic);
+    EXPECT_EQ(parse_layout_choice_name("compact"), layout_choice::compact);
+    EXPECT_EQ(parse_layout_choice_name("full"), layout_choice::full);
+}
+
+TEST(Error, LevelNamesAreTheOptionsValues) {
+    static_assert(level_name(level::structure) == "structure");
+    static_assert(parse_level_name("full") == level::full);
+    EXPECT_EQ(level_name(level::structure), "structure");
+    EXPECT_EQ(level_name(level::full), "full");
+    EXPECT_EQ(parse_level_name("structure"), level::structure);
+    EXPECT_EQ(parse_level_name("full"), level::full);
+}
+
+TEST(Error, MessageSaysWhereThenWhat) {
+    error e{errc::unsorted_keys, 120, error_place::curve, camera_curve(pose_channel::position_x),
+            2};
+    EXPECT_EQ(e.message(),
+              "at byte 120, curve camera.position.x keyframe 2: key time is not greater than the "
+              "previous key's");
+    e = error{errc::bad_utf8, 40, error_place::markers, {}, 1};
+    EXPECT_EQ(e.message(), "at byte 40, marker list marker 1: marker name is not valid UTF-8");
+    e = error{errc::bad_magic, 0, error_place::header};
+    EXPECT_EQ(e.message(),
+              "at byte 0, header: not an MRTK input animation file (wrong magic number)");
+    e = error{errc::limit_exceeded, 0, error_place::header, {}, -1, limit_kind::bytes};
+    EXPECT_EQ(e.message(), "at byte 0, header: a configured limit was passed (max_bytes)");
+    e = error{errc::trailing_bytes, 99, error_place::trailer};
+    EXPECT_EQ(e.message(), "at byte 99: bytes follow the end of the marker list");
+    EXPECT_EQ(error{}.message(), "no error");
+}
