@@ -1,5 +1,7 @@
 #include "inputanim/evaluate.hpp"
 
+#include <string>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -480,6 +482,43 @@ std::string_view grid_error_name(grid_error e) noexcept {
             return "too_many_rows";
     }
     return "unknown";
+}
+
+namespace {
+
+std::string_view grid_error_description(grid_error e) noexcept {
+    switch (e) {
+        case grid_error::none:
+            return "no error";
+        case grid_error::bad_rate:
+            return "the rate is not a positive finite number";
+        case grid_error::bad_time:
+            return "a time bound is not finite or lies outside the float range";
+        case grid_error::no_keys:
+            return "a time bound was left to the recording, which has no keys";
+        case grid_error::too_many_rows:
+            return "the grid has more than 2^53 rows";
+    }
+    return "unknown error";
+}
+
+class grid_category final : public std::error_category {
+  public:
+    const char* name() const noexcept override { return "inputanim.grid"; }
+    std::string message(int value) const override {
+        return std::string(grid_error_description(static_cast<grid_error>(value)));
+    }
+};
+
+}  // namespace
+
+const std::error_category& grid_error_category() noexcept {
+    static const grid_category category;
+    return category;
+}
+
+std::error_code make_error_code(grid_error e) noexcept {
+    return {static_cast<int>(e), grid_error_category()};
 }
 
 void resampler::select_all() noexcept {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "support/builders.hpp"
@@ -160,6 +161,23 @@ TEST(ResampleGrid, BadRatesAreRefused) {
         EXPECT_EQ(rs.row_count(), 0u);
     }
     EXPECT_EQ(grid_error_name(grid_error::bad_rate), "bad_rate");
+}
+
+TEST(ResampleGrid, GridErrorsAreErrorCodesOfTheirOwnCategory) {
+    const std::error_code none = grid_error::none;
+    EXPECT_FALSE(none);
+    for (const grid_error e : {grid_error::bad_rate, grid_error::bad_time, grid_error::no_keys,
+                               grid_error::too_many_rows}) {
+        const std::error_code ec = e;
+        EXPECT_TRUE(ec) << grid_error_name(e);
+        EXPECT_EQ(ec, e);
+        EXPECT_EQ(&ec.category(), &grid_error_category());
+        EXPECT_STREQ(ec.category().name(), "inputanim.grid");
+        EXPECT_FALSE(ec.message().empty());
+    }
+    EXPECT_EQ(std::error_code(grid_error::bad_rate).message(),
+              "the rate is not a positive finite number");
+    EXPECT_NE(std::error_code(grid_error::bad_rate), std::error_code(errc::truncated));
 }
 
 TEST(ResampleGrid, BadTimesAreRefused) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <system_error>
 
 #include "inputanim/format.hpp"
 #include "inputanim/recording.hpp"
@@ -114,6 +115,10 @@ enum class grid_error : std::uint8_t {
     too_many_rows,
 };
 std::string_view grid_error_name(grid_error e) noexcept;
+// grid_error as a std::error_code (category "inputanim.grid"; none is a false code), so that
+// the library's errors share one model: errc, grid_error and the system's codes.
+const std::error_category& grid_error_category() noexcept;
+std::error_code make_error_code(grid_error e) noexcept;
 
 // Samples selected curves of a recording on the grid t_i = from + i / rate (computed in double,
 // so there is no drift), for every i with t_i <= to (or past it by less than a millionth of a
@@ -172,3 +177,6 @@ class resampler {
 };
 
 }  // namespace inputanim
+
+template <>
+struct std::is_error_code_enum<inputanim::grid_error> : std::true_type {};
