@@ -104,22 +104,6 @@ py::object index_or_none(std::int64_t index) {
     return index >= 0 ? py::object(py::int_(index)) : py::object(py::none());
 }
 
-const char* place_name(error_place place) {
-    switch (place) {
-        case error_place::none:
-            return "none";
-        case error_place::header:
-            return "header";
-        case error_place::curve:
-            return "curve";
-        case error_place::markers:
-            return "markers";
-        case error_place::trailer:
-            return "trailer";
-    }
-    return "unknown";
-}
-
 py::str text(std::string_view s) {
     return py::reinterpret_steal<py::str>(
         PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace"));
@@ -131,7 +115,7 @@ py::dict error_dict(const error& e) {
     const std::string_view path = e.path();
     d["code"] = text(error_name(e.code));
     d["offset"] = e.offset;
-    d["place"] = place_name(e.place);
+    d["place"] = text(place_name(e.place));
     d["curve"] = path.empty() ? py::object(py::none()) : py::object(text(path));
     d["keyframe"] = e.place == error_place::curve ? index_or_none(e.index) : py::none();
     d["marker"] = e.place == error_place::markers ? index_or_none(e.index) : py::none();
@@ -163,7 +147,7 @@ void put_summary(py::dict& d, const summary& s) {
     const bool header_read = s.major != 0;
     const auto if_header = [&](py::object v) { return header_read ? v : py::object(py::none()); };
     d["version"] = if_header(py::str(std::to_string(s.major) + "." + std::to_string(s.minor)));
-    d["layout"] = if_header(py::str(s.layout == layout::compact ? "compact" : "full"));
+    d["layout"] = if_header(text(layout_name(s.layout)));
     d["has_camera"] = if_header(py::bool_(s.blocks.camera));
     d["has_hands"] = if_header(py::bool_(s.blocks.hands));
     d["has_gaze"] = if_header(py::bool_(s.blocks.gaze));
@@ -187,22 +171,18 @@ py::dict report_dict(py::object path, const report& rep, std::uint64_t file_byte
 }
 
 layout_choice layout_named(const std::string& name) {
-    if (name == "auto") return layout_choice::automatic;
-    if (name == "compact") return layout_choice::compact;
-    if (name == "full") return layout_choice::full;
+    if (const auto choice = parse_layout_choice_name(name)) return *choice;
     throw py::value_error("layout must be 'auto', 'compact' or 'full', not '" + name + "'");
 }
 
 validate_options options_of(const std::string& level_name, const std::string& layout_name,
                             const py::dict& limit_values, unsigned threads) {
     validate_options o;
-    if (level_name == "full") {
-        o.level = level::full;
-    } else if (level_name == "structure") {
-        o.level = level::structure;
-    } else {
+    const std::optional<level> parsed = parse_level_name(level_name);
+    if (!parsed) {
         throw py::value_error("level must be 'structure' or 'full', not '" + level_name + "'");
     }
+    o.level = *parsed;
     o.layout = layout_named(layout_name);
     o.threads = threads;
     for (const auto& [key, value] : limit_values) {
