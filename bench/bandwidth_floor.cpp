@@ -22,7 +22,8 @@ std::uint64_t sum_words(std::span<const std::byte> bytes) noexcept {
 std::uint64_t sum_words(std::span<const std::byte> bytes, unsigned threads) {
     if (threads <= 1) return sum_words(bytes);
     // Parts of whole words taken in turn by whichever thread is free, four per thread, as
-    // validate() on threads takes its parts: on a shared machine one core may be slower than the other.
+    // validate() on threads takes its parts: on a shared machine one core may be slower than the
+    // other.
     const std::size_t parts = 4 * std::size_t{threads};
     const std::size_t part = bytes.size() / 8 / parts * 8;
     std::atomic<std::size_t> next{0};

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "detail/rules.hpp"
 #include "detail/kernels.hpp"
 #include "detail/load.hpp"
+#include "detail/rules.hpp"
 
 using namespace inputanim;
 using namespace inputanim::detail;

@@ -1,6 +1,7 @@
-// validate()'s level-full pass in pieces, for validate() on threads to spread a large file's content
-// checks over threads: ranges of curves that keep a rotation's four curves together, checked
-// independently, whose first errors and quaternion warnings combine into validate()'s report.
+// validate()'s level-full pass in pieces, for validate() on threads to spread a large file's
+// content checks over threads: ranges of curves that keep a rotation's four curves together,
+// checked independently, whose first errors and quaternion warnings combine into validate()'s
+// report.
 #pragma once
 
 #include <array>

@@ -138,6 +138,27 @@ int check_files(const check_options& options, const report_printer& print) {
     return status;
 }
 
+std::optional<int> read_recording(const std::string& name, const validate_options& how,
+                                  whole_recording& out) {
+    std::error_code ec;
+    out.in = input::open(name, ec);
+    if (ec) {
+        std::cerr << "inputanim: " << name << ": " << ec.message() << '\n';
+        return exit_unreadable;
+    }
+    const whole_input whole = read_whole(out.in, how, out.storage);
+    if (whole.io) {
+        std::cerr << "inputanim: " << name << ": " << whole.io.message() << '\n';
+        return exit_unreadable;
+    }
+    if (whole.invalid) {
+        std::cerr << "inputanim: " << name << ": invalid: " << error_text(whole.invalid) << '\n';
+        return exit_invalid;
+    }
+    out.bytes = whole.bytes;
+    return std::nullopt;
+}
+
 std::string error_text(const error& e) {
     std::string text(error_name(e.code));
     text += " at byte " + std::to_string(e.offset);

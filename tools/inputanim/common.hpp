@@ -65,6 +65,19 @@ using report_printer = std::function<void(const std::string& path, const file_ch
 // the exit status.
 int check_files(const check_options& options, const report_printer& print);
 
+// A recording held whole for random access (dump, sample): its input (which owns a mapping) and
+// the bytes read or inflated into memory when it is gzip or a stream.
+struct whole_recording {
+    input in;
+    std::vector<std::byte> storage;
+    std::span<const std::byte> bytes;
+};
+// Opens `name` through the front door and reads the recording whole (read_whole) under `how`'s
+// layout and limits. On failure prints the diagnostic and returns the exit status: unreadable,
+// or invalid when its structure fails on the way.
+std::optional<int> read_recording(const std::string& name, const validate_options& how,
+                                  whole_recording& out);
+
 // "unsorted_keys at byte 120, curve camera.position.x, keyframe 2: key time is not ..."
 std::string error_text(const error& e);
 // "negative_time, curve camera.position.x: first key time is negative (-0.500000)"

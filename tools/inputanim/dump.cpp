@@ -233,12 +233,6 @@ int run_dump(const dump_options& o) {
                      "holds the markers)\n";
         return exit_usage;
     }
-    std::error_code ec;
-    input in = input::open(o.file, ec);
-    if (ec) {
-        std::cerr << "inputanim: " << o.file << ": " << ec.message() << '\n';
-        return exit_unreadable;
-    }
     const layout_choice layout =
         parse_layout_choice_name(o.layout).value_or(layout_choice::automatic);
     validate_options how;
@@ -246,16 +240,8 @@ int run_dump(const dump_options& o) {
     how.limits.max_bytes = o.max_bytes;
     // The views need the whole recording: a gzip file or standard input is read into memory,
     // once its header passed, up to --max-bytes.
-    std::vector<std::byte> storage;
-    const whole_input whole = read_whole(in, how, storage);
-    if (whole.io) {
-        std::cerr << "inputanim: " << o.file << ": " << whole.io.message() << '\n';
-        return exit_unreadable;
-    }
-    if (whole.invalid) {
-        std::cerr << "inputanim: " << o.file << ": invalid: " << error_text(whole.invalid) << '\n';
-        return exit_invalid;
-    }
+    whole_recording whole;
+    if (const std::optional<int> status = read_recording(o.file, how, whole)) return *status;
     const std::span<const std::byte> bytes = whole.bytes;
     auto rec = std::make_unique<recording>();
     error structure{};

@@ -1,8 +1,8 @@
 // The worker threads of `inputanim index`. The main thread walks the directories and hands each
 // file over; a worker takes up to batch_width files at once, maps them, checks that each is a
-// recording, validates them with the many-inputs validate (which overlaps their cache misses) and unmaps
-// them; the main thread gets the results back in the order the files were handed over, so the
-// output does not depend on the number of threads. At most `window` files are in flight, which
+// recording, validates them with the many-inputs validate (which overlaps their cache misses) and
+// unmaps them; the main thread gets the results back in the order the files were handed over, so
+// the output does not depend on the number of threads. At most `window` files are in flight, which
 // bounds memory, and at most batch_width files per worker are mapped at a time.
 #pragma once
 

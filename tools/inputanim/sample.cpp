@@ -67,26 +67,12 @@ void write_json_string(row_writer& out, std::string_view s) {
 }
 
 int run_sample(const sample_options& o) {
-    std::error_code ec;
-    input in = input::open(o.file, ec);
-    if (ec) {
-        std::cerr << "inputanim: " << o.file << ": " << ec.message() << '\n';
-        return exit_unreadable;
-    }
     validate_options how;
     how.limits.max_bytes = o.max_bytes;
     // Sampling needs every curve at once: a gzip file or standard input is read into memory, once
     // its header passed, up to --max-bytes.
-    std::vector<std::byte> storage;
-    const whole_input whole = read_whole(in, how, storage);
-    if (whole.io) {
-        std::cerr << "inputanim: " << o.file << ": " << whole.io.message() << '\n';
-        return exit_unreadable;
-    }
-    if (whole.invalid) {
-        std::cerr << "inputanim: " << o.file << ": invalid: " << error_text(whole.invalid) << '\n';
-        return exit_invalid;
-    }
+    whole_recording whole;
+    if (const std::optional<int> status = read_recording(o.file, how, whole)) return *status;
     const std::span<const std::byte> bytes = whole.bytes;
     recording rec;
     error structural;
