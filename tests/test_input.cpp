@@ -23,12 +23,6 @@ using namespace inputanim::testing;
 
 namespace {
 
-std::string write_to(const std::filesystem::path& p, const bytes& b) {
-    std::ofstream out(p, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-    return p.string();
-}
-
 // A pipe whose read end is handed to from_fd, fed `b` by a thread then closed.
 struct piped {
     int read_end = -1;
@@ -54,7 +48,7 @@ TEST(Input, ARegularFileIsMappedWhole) {
     scratch_folder dir;
     const bytes raw = small_file(shape::v11_compact);
     std::error_code ec;
-    input in = input::open(write_to(dir.path() / "a.bin", raw), ec);
+    input in = input::open(write_bytes(dir.path() / "a.bin", raw), ec);
     ASSERT_FALSE(ec) << ec.message();
     EXPECT_TRUE(in.is_mapped());
     ASSERT_EQ(in.mapped().size(), raw.size());
@@ -64,7 +58,7 @@ TEST(Input, ARegularFileIsMappedWhole) {
 TEST(Input, AnEmptyFileIsAnEmptyMapping) {
     scratch_folder dir;
     std::error_code ec;
-    input in = input::open(write_to(dir.path() / "e.bin", {}), ec);
+    input in = input::open(write_bytes(dir.path() / "e.bin", {}), ec);
     ASSERT_FALSE(ec);
     EXPECT_TRUE(in.is_mapped());
     EXPECT_TRUE(in.mapped().empty());
@@ -73,7 +67,7 @@ TEST(Input, AnEmptyFileIsAnEmptyMapping) {
 TEST(Input, ValidateFileOfAPlainFileIsValidateOfItsBytes) {
     scratch_folder dir;
     const bytes raw = small_file(shape::v11_compact);
-    const file_check c = validate_file(write_to(dir.path() / "a.bin", raw), {});
+    const file_check c = validate_file(write_bytes(dir.path() / "a.bin", raw), {});
     EXPECT_FALSE(c.io);
     EXPECT_TRUE(c.rep.error == validate(view(raw)).error);
     EXPECT_EQ(c.bytes, raw.size());
@@ -84,7 +78,7 @@ TEST(Input, GzipIsRecognisedByContentWhateverTheName) {
     scratch_folder dir;
     const bytes raw = small_file(shape::v11_compact);
     const bytes packed = gzip_compress(raw);
-    const file_check c = validate_file(write_to(dir.path() / "plain-name.bin", packed), {});
+    const file_check c = validate_file(write_bytes(dir.path() / "plain-name.bin", packed), {});
     EXPECT_FALSE(c.io);
     EXPECT_TRUE(c.rep.valid());
     EXPECT_EQ(c.bytes, raw.size());
@@ -133,7 +127,7 @@ TEST(Input, ReadWholeOfAMappedPlainFileIsItsMapping) {
     scratch_folder dir;
     const bytes raw = small_file(shape::v11_compact);
     std::error_code ec;
-    input in = input::open(write_to(dir.path() / "a.bin", raw), ec);
+    input in = input::open(write_bytes(dir.path() / "a.bin", raw), ec);
     std::vector<std::byte> storage;
     const whole_input w = read_whole(in, {}, storage);
     EXPECT_TRUE(w.mapped);
@@ -145,7 +139,7 @@ TEST(Input, ReadWholeInflatesAGzipFileIntoStorageGrowingNoFurtherThanTheCeiling)
     scratch_folder dir;
     const bytes raw = small_file(shape::v11_compact);
     std::error_code ec;
-    input in = input::open(write_to(dir.path() / "a.gz", gzip_compress(raw)), ec);
+    input in = input::open(write_bytes(dir.path() / "a.gz", gzip_compress(raw)), ec);
     validate_options how;
     how.limits.max_bytes = raw.size();
     std::vector<std::byte> storage;
@@ -162,7 +156,7 @@ TEST(Input, RecordingHeadInflatesTheFirstBytesOfAGzipFile) {
     scratch_folder dir;
     const bytes raw = small_file(shape::v11_compact);
     std::error_code ec;
-    input in = input::open(write_to(dir.path() / "a.gz", gzip_compress(raw)), ec);
+    input in = input::open(write_bytes(dir.path() / "a.gz", gzip_compress(raw)), ec);
     std::array<std::byte, 4> head{};
     EXPECT_EQ(recording_head(in, head, ec), 4u);
     EXPECT_FALSE(ec);

@@ -19,12 +19,6 @@ using namespace inputanim::testing;
 
 namespace {
 
-std::string write_to(const std::filesystem::path& p, const bytes& b) {
-    std::ofstream out(p, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-    return p.string();
-}
-
 TEST(InputErrors, AFifoIsRefusedAtOnceWithoutAWriter) {
     scratch_folder dir;
     const std::string fifo = (dir.path() / "f").string();
@@ -61,7 +55,7 @@ TEST(InputErrors, AMissingFileIsNoSuchFile) {
 TEST(InputErrors, AnUnreadableFileIsPermissionDenied) {
     if (::geteuid() == 0) GTEST_SKIP() << "root reads every file";
     scratch_folder dir;
-    const std::string p = write_to(dir.path() / "secret.bin", small_file(shape::v10));
+    const std::string p = write_bytes(dir.path() / "secret.bin", small_file(shape::v10));
     ASSERT_EQ(::chmod(p.c_str(), 0), 0);
     std::error_code ec;
     input::open(p, ec);
@@ -73,7 +67,7 @@ TEST(InputErrors, ADamagedGzipFileIsInvalidWithBadCompressionAtTheCompressedOffs
     bytes packed = gzip_compress(small_file(shape::v11_compact));
     const std::size_t cut = packed.size() / 2;
     packed.resize(cut);
-    const file_check c = validate_file(write_to(dir.path() / "cut.gz", packed), {});
+    const file_check c = validate_file(write_bytes(dir.path() / "cut.gz", packed), {});
     EXPECT_FALSE(c.io);
     EXPECT_EQ(c.rep.error.code, errc::bad_compression);
     EXPECT_EQ(c.rep.error.offset, cut);
@@ -95,7 +89,7 @@ const bytes& zero_bomb() {
 
 TEST(InputErrors, AGzipOfZerosIsBadMagicAfterOnePiece) {
     scratch_folder dir;
-    const std::string p = write_to(dir.path() / "bomb.gz", zero_bomb());
+    const std::string p = write_bytes(dir.path() / "bomb.gz", zero_bomb());
     const file_check c = validate_file(p, {});
     EXPECT_EQ(c.rep.error.code, errc::bad_magic);
     EXPECT_EQ(c.rep.error.offset, 0u);
@@ -119,7 +113,7 @@ TEST(InputErrors, ReadWholeStopsAtTheByteCeilingWithLimitExceeded) {
     put_i32(raw, 19 + 8, 0x7fffffff);
     scratch_folder dir;
     std::error_code ec;
-    input in = input::open(write_to(dir.path() / "big.gz", gzip_compress(raw, 9)), ec);
+    input in = input::open(write_bytes(dir.path() / "big.gz", gzip_compress(raw, 9)), ec);
     validate_options how;
     how.limits.max_bytes = std::uint64_t{1} << 20;
     std::vector<std::byte> storage;

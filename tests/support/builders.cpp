@@ -138,4 +138,10 @@ std::optional<bytes> june_recording(const std::string& name) {
     return out;
 }
 
+std::string write_bytes(const std::filesystem::path& p, const bytes& b) {
+    std::ofstream out(p, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    return p.string();
+}
+
 }  // namespace inputanim::testing

@@ -40,6 +40,9 @@ std::int32_t get_i32(const bytes& b, std::size_t offset);
 
 std::span<const std::byte> view(const bytes& b);
 
+// Writes `b` to the file `p` (replacing it); returns p as a string.
+std::string write_bytes(const std::filesystem::path& p, const bytes& b);
+
 // The real June 2019 recordings with the v1.0 header prepended; nullopt when the folder or the
 // file is absent.
 std::optional<bytes> june_recording(const std::string& name);

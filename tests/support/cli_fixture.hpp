@@ -26,9 +26,7 @@ class cli_fixture : public ::testing::Test {
     std::string write_file(const std::string& name, const bytes& b) const {
         const std::filesystem::path p = path(name);
         std::filesystem::create_directories(p.parent_path());
-        std::ofstream out(p, std::ios::binary);
-        out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-        return p.string();
+        return write_bytes(p, b);
     }
     std::string write_file(const std::string& name, const model& m) const {
         return write_file(name, write(m));
