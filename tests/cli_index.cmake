@@ -1,5 +1,7 @@
-# test_cli_index opens the SQLite database that `index` writes.
-if(TARGET test_cli_index)
-  find_package(SQLite3 REQUIRED)
-  target_link_libraries(test_cli_index PRIVATE SQLite::SQLite3)
-endif()
+# The tests of `index` open the SQLite databases it writes (support/sqlite_database.hpp).
+find_package(SQLite3)
+foreach(test test_cli_index test_cli_index_errors test_cli_index_interrupted)
+  if(TARGET ${test})
+    target_link_libraries(${test} PRIVATE SQLite::SQLite3)
+  endif()
+endforeach()

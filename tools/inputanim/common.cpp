@@ -126,9 +126,7 @@ int check_files(const check_options& options, const report_printer& print) {
             continue;
         }
         if (options.json) {
-            // Paths are bytes, not necessarily UTF-8: replace what JSON cannot carry.
-            std::cout << report_json(path, c.rep, c.bytes, c.compressed_bytes)
-                             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+            std::cout << json_line(path, report_json(c.rep, how, c.bytes, c.compressed_bytes))
                       << '\n';
         } else {
             print(path, c);

@@ -198,10 +198,11 @@ answer error_answer(unsigned status, std::string_view code, std::string message)
 }
 
 answer report_answer(unsigned status, const std::string& name, const report& rep,
-                     std::uint64_t bytes, std::optional<std::uint64_t> compressed) {
+                     const validate_options& how, std::uint64_t bytes,
+                     std::optional<std::uint64_t> compressed) {
     answer a;
     a.status = status;
-    a.body = json_text(report_json(name, rep, bytes, compressed));
+    a.body = json_line(name, report_json(rep, how, bytes, compressed)) + "\n";
     return a;
 }
 
@@ -590,7 +591,8 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
     if (const auto length = parser.content_length(); length && *length > max_bytes) {
         // Known from the header: the body is never read (nor asked for, under
         // Expect: 100-continue).
-        answer a = report_answer(413, name, oversized(max_bytes, *length), *length, std::nullopt);
+        answer a = report_answer(413, name, oversized(max_bytes, *length), config_.how, *length,
+                                 std::nullopt);
         a.body_unread = true;
         co_return a;
     }
@@ -648,13 +650,14 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
     }
     answer a;
     if (too_large) {
-        a = report_answer(413, name, oversized(max_bytes, received), received, std::nullopt);
+        a = report_answer(413, name, oversized(max_bytes, received), config_.how, received,
+                          std::nullopt);
     } else {
         // A damaged gzip body is an invalid recording (bad_compression), as for a file.
         const report& rep = v.finish();
         const bool over =
             rep.error.code == errc::limit_exceeded && rep.error.limit == limit_kind::bytes;
-        a = report_answer(over ? 413 : 200, name, rep, v.bytes(), v.compressed());
+        a = report_answer(over ? 413 : 200, name, rep, config_.how, v.bytes(), v.compressed());
     }
     a.body_unread = !parser.is_done();
     co_return a;

@@ -84,6 +84,7 @@ void index_batch(std::span<file_result* const> batch, const validate_options& ho
     std::size_t n = 0;
     for (std::size_t i = 0; i < batch.size(); ++i) {
         file_result& r = *batch[i];
+        if (r.outcome == file_outcome::unchanged) continue;
         if (!open_file(r, files[i])) continue;
         std::error_code io;
         if (read_alone(files[i], io)) {

@@ -26,6 +26,11 @@ struct file_stamp {
     std::uint64_t size = 0;
     // Nanoseconds since the Unix epoch.
     std::int64_t mtime_ns = 0;
+    // A file replaced by another of the same size and mtime (a copy that keeps times) has
+    // another inode.
+    std::uint64_t inode = 0;
+
+    bool operator==(const file_stamp&) const = default;
 };
 
 enum class file_outcome : std::uint8_t {
@@ -35,6 +40,8 @@ enum class file_outcome : std::uint8_t {
     not_recording,
     // Could not be opened, mapped or read: `failure` says why.
     unreadable,
+    // The database holds its verdict under the same stamp and options: not read again.
+    unchanged,
 };
 
 // One file: what the main thread fills in, then what the worker found.
@@ -43,8 +50,11 @@ struct file_result {
     // Named on the command line: indexed whatever its first bytes are.
     bool named = false;
     std::optional<file_stamp> stamp;
-
+    // `recording`, or `unchanged` with the database's verdict, which the workers pass through.
     file_outcome outcome = file_outcome::recording;
+    bool known_valid = false;
+    std::string known_report;
+
     report rep{};
     std::uint64_t bytes = 0;
     std::error_code failure;

@@ -3,7 +3,10 @@
 #include <array>
 #include <charconv>
 #include <cstdlib>
+#include <limits>
 #include <string>
+
+#include "text.hpp"
 
 namespace inputanim::cli {
 
@@ -50,7 +53,7 @@ nlohmann::json warning_json(const warning& w) {
     };
 }
 
-nlohmann::json report_json(std::string_view path, const report& rep, std::uint64_t file_bytes,
+nlohmann::json report_json(const report& rep, const validate_options& how, std::uint64_t file_bytes,
                            std::optional<std::uint64_t> compressed_bytes) {
     const summary& s = rep.summary;
     // The library leaves the version at 0.0 when the header could not be read.
@@ -63,7 +66,6 @@ nlohmann::json report_json(std::string_view path, const report& rep, std::uint64
     for (const warning& w : rep.warnings()) warnings.push_back(warning_json(w));
 
     nlohmann::json j = {
-        {"path", path},
         {"valid", rep.valid()},
         {"bytes", file_bytes},
         {"version", if_header(std::to_string(s.major) + "." + std::to_string(s.minor))},
@@ -79,10 +81,45 @@ nlohmann::json report_json(std::string_view path, const report& rep, std::uint64
         {"warnings", std::move(warnings)},
         // The report keeps the first report::max_warnings; this counts them all.
         {"warnings_found", rep.warnings_found},
+        {"checked_with", options_json(how)},
     };
     if (!rep.valid()) j["error"] = error_json(rep.error);
     if (compressed_bytes) j["compressed_bytes"] = *compressed_bytes;
     return j;
+}
+
+std::string json_line(std::string_view path, nlohmann::json fields) {
+    fields["path"] = path;
+    if (!valid_utf8(path)) fields["path_bytes"] = hex_bytes(path);
+    return fields.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+nlohmann::json options_json(const validate_options& how) {
+    const auto ceiling = [](auto value) {
+        return value == std::numeric_limits<decltype(value)>::max() ? nlohmann::json(nullptr)
+                                                                    : nlohmann::json(value);
+    };
+    const limits& l = how.limits;
+    // Unset per-curve and marker ceilings sit at INT32_MAX, the largest count a file can hold.
+    const auto count_ceiling = [](std::uint32_t value) {
+        return value >= static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max())
+                   ? nlohmann::json(nullptr)
+                   : nlohmann::json(value);
+    };
+    return {
+        {"level", level_name(how.level)},
+        {"layout", layout_choice_name(how.layout)},
+        {"limits",
+         {
+             {limit_name(limit_kind::bytes), ceiling(l.max_bytes)},
+             {limit_name(limit_kind::keyframes_per_curve),
+              count_ceiling(l.max_keyframes_per_curve)},
+             {limit_name(limit_kind::total_keyframes), ceiling(l.max_total_keyframes)},
+             {limit_name(limit_kind::markers), count_ceiling(l.max_markers)},
+             {limit_name(limit_kind::marker_name_bytes), count_ceiling(l.max_marker_name_bytes)},
+         }},
+        {"rules", rules_version},
+    };
 }
 
 }  // namespace inputanim::cli

@@ -1,20 +1,27 @@
 #include "sqlite_store.hpp"
 
 #include <sqlite3.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
 
 #include <utility>
 
 #include "report_json.hpp"
+#include "text.hpp"
 
 namespace inputanim::cli {
 
 namespace {
 
 // Bumped when the tables change; a database of another version is refused, not altered.
-constexpr int schema_version = 1;
+constexpr int schema_version = 2;
+// PRAGMA application_id of an inputanim index ("IAnx"): how a database is known to be one.
+constexpr std::int64_t application_id = 0x49416e78;
 
 constexpr const char* schema = R"sql(
-CREATE TABLE IF NOT EXISTS recordings (
+CREATE TABLE recordings (
     path           TEXT PRIMARY KEY NOT NULL,
     valid          INTEGER NOT NULL,
     bytes          INTEGER,
@@ -39,9 +46,12 @@ CREATE TABLE IF NOT EXISTS recordings (
     error_message  TEXT,
     size           INTEGER,
     mtime          INTEGER,
+    inode          INTEGER,
+    checked_with   TEXT NOT NULL,
+    report         TEXT NOT NULL,
     indexed_at     INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS warnings (
+CREATE TABLE warnings (
     path     TEXT NOT NULL REFERENCES recordings(path) ON DELETE CASCADE,
     code     TEXT NOT NULL,
     curve    TEXT NOT NULL,
@@ -49,16 +59,16 @@ CREATE TABLE IF NOT EXISTS warnings (
     count    INTEGER NOT NULL,
     message  TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS warnings_by_path ON warnings(path);
+CREATE INDEX warnings_by_path ON warnings(path);
 )sql";
 
 constexpr const char* upsert_sql = R"sql(
 INSERT INTO recordings (path, valid, bytes, version, layout, has_camera, has_hands, has_gaze,
     curves, keyframes, markers, start, duration, warnings_found, error_code, error_offset,
     error_place, error_curve, error_keyframe, error_marker, error_limit, error_message, size,
-    mtime, indexed_at)
+    mtime, inode, checked_with, report, indexed_at)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-    ?20, ?21, ?22, ?23, ?24, ?25)
+    ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)
 ON CONFLICT (path) DO UPDATE SET valid = excluded.valid, bytes = excluded.bytes,
     version = excluded.version, layout = excluded.layout, has_camera = excluded.has_camera,
     has_hands = excluded.has_hands, has_gaze = excluded.has_gaze, curves = excluded.curves,
@@ -68,7 +78,9 @@ ON CONFLICT (path) DO UPDATE SET valid = excluded.valid, bytes = excluded.bytes,
     error_place = excluded.error_place, error_curve = excluded.error_curve,
     error_keyframe = excluded.error_keyframe, error_marker = excluded.error_marker,
     error_limit = excluded.error_limit, error_message = excluded.error_message,
-    size = excluded.size, mtime = excluded.mtime, indexed_at = excluded.indexed_at
+    size = excluded.size, mtime = excluded.mtime, inode = excluded.inode,
+    checked_with = excluded.checked_with, report = excluded.report,
+    indexed_at = excluded.indexed_at
 )sql";
 
 // The columns of upsert_sql, by parameter number.
@@ -97,8 +109,20 @@ enum column : int {
     c_error_message,
     c_size,
     c_mtime,
+    c_inode,
+    c_checked_with,
+    c_report,
     c_indexed_at,
 };
+
+// Column `i` of the current row as bytes, whether TEXT or BLOB.
+std::string column_bytes(sqlite3_stmt* s, int i) {
+    const void* data = sqlite3_column_type(s, i) == SQLITE_BLOB ? sqlite3_column_blob(s, i)
+                                                                : sqlite3_column_text(s, i);
+    const int size = sqlite3_column_bytes(s, i);
+    return size > 0 ? std::string(static_cast<const char*>(data), static_cast<std::size_t>(size))
+                    : std::string();
+}
 
 // The paths inside directory `prefix` (which ends with '/') sort from `prefix` up to, not
 // including, the same text with the final '/' replaced by the next character, '0'.
@@ -141,6 +165,12 @@ sqlite_store::statement& sqlite_store::statement::bind(int i, std::string_view t
     return *this;
 }
 
+sqlite_store::statement& sqlite_store::statement::bind_path(int i, std::string_view path) {
+    if (valid_utf8(path)) return bind(i, path);
+    sqlite3_bind_blob(stmt_, i, path.data(), static_cast<int>(path.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+
 sqlite_store::statement& sqlite_store::statement::bind(int i, std::int64_t v) {
     sqlite3_bind_int64(stmt_, i, v);
     return *this;
@@ -177,33 +207,37 @@ sqlite_store::sqlite_store(const std::string& file, bool track_seen) : track_see
     }
     try {
         sqlite3_busy_timeout(db_, 5000);
-        int version = 0;
-        {
-            statement user_version(db_, "PRAGMA user_version");
-            if (user_version.step()) version = sqlite3_column_int(user_version.get(), 0);
-        }
-        if (version != 0 && version != schema_version) {
-            throw store_error("not an inputanim index of this version (user_version " +
-                              std::to_string(version) + ", expected " +
-                              std::to_string(schema_version) + ")");
-        }
+        const bool create = check_identity();
         // WAL: readers see the last committed batch while a run writes the next one.
         exec("PRAGMA journal_mode = WAL");
         exec("PRAGMA synchronous = NORMAL");
         exec("PRAGMA foreign_keys = ON");
-        exec(schema);
-        exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
+        if (create) {
+            exec("BEGIN IMMEDIATE");
+            exec(schema);
+            exec(("PRAGMA application_id = " + std::to_string(application_id)).c_str());
+            exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
+            exec("COMMIT");
+        }
         if (track_seen_) {
+            // BLOB paths sort after every TEXT one, so a folder's rows are two ranges.
             exec("CREATE TEMP TABLE seen (path TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID");
             insert_seen_ = statement(db_, "INSERT OR IGNORE INTO temp.seen (path) VALUES (?1)");
             unseen_in_dir_ = statement(db_,
                                        "SELECT path FROM recordings WHERE path >= ?1 AND path < ?2 "
                                        "AND path NOT IN (SELECT path FROM temp.seen)");
+            unseen_in_dir_bytes_ =
+                statement(db_,
+                          "SELECT path FROM recordings WHERE path >= CAST(?1 AS BLOB) "
+                          "AND path < CAST(?2 AS BLOB) "
+                          "AND path NOT IN (SELECT path FROM temp.seen)");
             unseen_file_ = statement(db_,
                                      "SELECT path FROM recordings WHERE path = ?1 "
                                      "AND path NOT IN (SELECT path FROM temp.seen)");
         }
-        lookup_ = statement(db_, "SELECT size, mtime, valid FROM recordings WHERE path = ?1");
+        lookup_ = statement(db_,
+                            "SELECT size, mtime, inode, checked_with, valid, report FROM "
+                            "recordings WHERE path = ?1");
         upsert_ = statement(db_, upsert_sql);
         clear_warnings_ = statement(db_, "DELETE FROM warnings WHERE path = ?1");
         insert_warning_ =
@@ -217,6 +251,36 @@ sqlite_store::sqlite_store(const std::string& file, bool track_seen) : track_see
         sqlite3_close_v2(db_);
         throw;
     }
+}
+
+sqlite_store::identity sqlite_store::read_identity(const std::string& schema_name) {
+    const auto read_int = [this](const std::string& sql) {
+        statement s(db_, sql);
+        return s.step() ? sqlite3_column_int64(s.get(), 0) : std::int64_t{0};
+    };
+    return {read_int("PRAGMA " + schema_name + ".application_id"),
+            read_int("PRAGMA " + schema_name + ".user_version"),
+            read_int("SELECT count(*) FROM " + schema_name + ".sqlite_schema")};
+}
+
+bool sqlite_store::check_identity() {
+    const identity found = read_identity("main");
+    if (found.application_id == application_id) {
+        if (found.version == schema_version) return false;
+        throw store_error("an inputanim index of schema " + std::to_string(found.version) +
+                          ", not the schema " + std::to_string(schema_version) +
+                          " of this version; index into a new file");
+    }
+    if (found.application_id == 0 && found.version == 0 && found.objects == 0) return true;
+    if (found.application_id == 0 && found.version == 1) {
+        throw store_error(
+            "an inputanim index of schema 1, which did not record the options of its verdicts; "
+            "index into a new file");
+    }
+    throw store_error("not an inputanim index (application_id " +
+                      std::to_string(found.application_id) + ", user_version " +
+                      std::to_string(found.version) + ", " + std::to_string(found.objects) +
+                      " schema objects); it was left unchanged");
 }
 
 sqlite_store::~sqlite_store() {
@@ -244,24 +308,31 @@ void sqlite_store::changed() {
 }
 
 std::optional<known_file> sqlite_store::lookup(std::string_view path) {
-    lookup_.bind(1, path);
+    lookup_.bind_path(1, path);
     std::optional<known_file> known;
     if (lookup_.step()) {
         sqlite3_stmt* s = lookup_.get();
         known.emplace();
-        if (sqlite3_column_type(s, 0) != SQLITE_NULL && sqlite3_column_type(s, 1) != SQLITE_NULL) {
+        if (sqlite3_column_type(s, 0) != SQLITE_NULL && sqlite3_column_type(s, 1) != SQLITE_NULL &&
+            sqlite3_column_type(s, 2) != SQLITE_NULL) {
             known->stamp = file_stamp{static_cast<std::uint64_t>(sqlite3_column_int64(s, 0)),
-                                      sqlite3_column_int64(s, 1)};
+                                      sqlite3_column_int64(s, 1),
+                                      static_cast<std::uint64_t>(sqlite3_column_int64(s, 2))};
         }
-        known->valid = sqlite3_column_int(s, 2) != 0;
+        known->options = column_bytes(s, 3);
+        known->valid = sqlite3_column_int(s, 4) != 0;
+        known->report = column_bytes(s, 5);
     }
     lookup_.reset();
     return known;
 }
 
-void sqlite_store::put(const file_result& r, std::int64_t indexed_at_ns) {
+void sqlite_store::put(const file_result& r, const nlohmann::json& options,
+                       std::string_view report_line, std::int64_t indexed_at_ns) {
     statement& u = upsert_;
-    u.bind(c_path, r.path);
+    u.bind_path(c_path, r.path);
+    u.bind(c_checked_with, options.dump());
+    u.bind(c_report, report_line);
     u.bind(c_indexed_at, indexed_at_ns);
     if (r.outcome == file_outcome::unreadable) {
         // Without size and mtime the file is read again by the next run, whatever its stamp.
@@ -274,6 +345,7 @@ void sqlite_store::put(const file_result& r, std::int64_t indexed_at_ns) {
         if (r.stamp) {
             u.bind(c_size, as_int(r.stamp->size));
             u.bind(c_mtime, r.stamp->mtime_ns);
+            u.bind(c_inode, as_int(r.stamp->inode));
         }
         u.bind(c_valid, std::int64_t{rep.valid()});
         u.bind(c_bytes, as_int(r.bytes));
@@ -308,12 +380,12 @@ void sqlite_store::put(const file_result& r, std::int64_t indexed_at_ns) {
     u.step();
     u.reset();
 
-    clear_warnings_.bind(1, r.path);
+    clear_warnings_.bind_path(1, r.path);
     clear_warnings_.step();
     clear_warnings_.reset();
     if (r.outcome == file_outcome::recording) {
         for (const warning& w : r.rep.warnings()) {
-            insert_warning_.bind(1, r.path)
+            insert_warning_.bind_path(1, r.path)
                 .bind(2, warning_name(w.code))
                 .bind(3, w.path())
                 .bind(5, std::int64_t{w.count})
@@ -324,7 +396,7 @@ void sqlite_store::put(const file_result& r, std::int64_t indexed_at_ns) {
         }
     }
     if (track_seen_) {
-        insert_seen_.bind(1, r.path);
+        insert_seen_.bind_path(1, r.path);
         insert_seen_.step();
         insert_seen_.reset();
     }
@@ -333,7 +405,7 @@ void sqlite_store::put(const file_result& r, std::int64_t indexed_at_ns) {
 
 void sqlite_store::seen(std::string_view path) {
     if (!track_seen_) return;
-    insert_seen_.bind(1, path);
+    insert_seen_.bind_path(1, path);
     insert_seen_.step();
     insert_seen_.reset();
     changed();
@@ -341,29 +413,70 @@ void sqlite_store::seen(std::string_view path) {
 
 std::vector<std::string> sqlite_store::unseen_under(std::string_view operand, bool directory) {
     std::vector<std::string> paths;
+    const auto collect = [&](statement& query) {
+        while (query.step()) paths.push_back(column_bytes(query.get(), 0));
+        query.reset();
+    };
+    if (!directory) {
+        unseen_file_.bind_path(1, operand);
+        collect(unseen_file_);
+        return paths;
+    }
     std::string prefix(operand);
-    statement* query = &unseen_file_;
-    if (directory) {
-        if (prefix.empty() || prefix.back() != '/') prefix += '/';
-        unseen_in_dir_.bind(1, prefix).bind(2, after_directory(prefix));
-        query = &unseen_in_dir_;
-    } else {
-        unseen_file_.bind(1, prefix);
-    }
-    while (query->step()) {
-        const auto* text = sqlite3_column_text(query->get(), 0);
-        const int size = sqlite3_column_bytes(query->get(), 0);
-        paths.emplace_back(reinterpret_cast<const char*>(text), static_cast<std::size_t>(size));
-    }
-    query->reset();
+    if (prefix.empty() || prefix.back() != '/') prefix += '/';
+    const std::string upper = after_directory(prefix);
+    unseen_in_dir_.bind(1, prefix).bind(2, upper);
+    collect(unseen_in_dir_);
+    unseen_in_dir_bytes_.bind(1, prefix).bind(2, upper);
+    collect(unseen_in_dir_bytes_);
     return paths;
 }
 
 void sqlite_store::remove(std::string_view path) {
-    delete_.bind(1, path);
+    delete_.bind_path(1, path);
     delete_.step();
     delete_.reset();
     changed();
+}
+
+void sqlite_store::merge(const std::string& file) {
+    // ATTACH would create a missing file, and cannot run inside a transaction.
+    if (::access(file.c_str(), R_OK) != 0) {
+        throw store_error(file + ": " + std::generic_category().message(errno));
+    }
+    if (in_transaction_) {
+        exec("COMMIT");
+        in_transaction_ = false;
+        pending_ = 0;
+    }
+    {
+        statement attach(db_, "ATTACH DATABASE ?1 AS shard");
+        attach.bind(1, file);
+        attach.step();
+    }
+    try {
+        const identity found = read_identity("shard");
+        if (found.application_id != application_id || found.version != schema_version) {
+            throw store_error(file + ": not an inputanim index of schema " +
+                              std::to_string(schema_version));
+        }
+        exec("BEGIN IMMEDIATE");
+        in_transaction_ = true;
+        // The two files have one schema (checked above), so their columns line up.
+        exec("DELETE FROM main.warnings WHERE path IN (SELECT path FROM shard.recordings)");
+        exec("INSERT OR REPLACE INTO main.recordings SELECT * FROM shard.recordings");
+        exec("INSERT INTO main.warnings SELECT * FROM shard.warnings");
+        exec("COMMIT");
+        in_transaction_ = false;
+    } catch (...) {
+        if (in_transaction_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        in_transaction_ = false;
+        sqlite3_exec(db_, "DETACH DATABASE shard", nullptr, nullptr, nullptr);
+        throw;
+    }
+    exec("DETACH DATABASE shard");
+    exec("BEGIN IMMEDIATE");
+    in_transaction_ = true;
 }
 
 void sqlite_store::finish() {

@@ -1,7 +1,10 @@
 // The SQLite database that `inputanim index --sqlite` keeps: a row per recording in table
 // `recordings`, its warnings in table `warnings`, and what the skip check and --prune need.
 // Writes are grouped into transactions of a bounded number of changes, so a run that is
-// interrupted leaves every file either as before or fully updated. Only one thread may use it.
+// interrupted leaves every file either as before or fully updated. A database that is not an
+// inputanim index of this schema is refused before anything in it is changed. Paths are stored
+// as TEXT when they are UTF-8, else as a BLOB of their bytes (no client fails to read a row, and
+// two names never merge). Only one thread may use it.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +13,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "index_pool.hpp"
 
@@ -27,7 +32,11 @@ class store_error : public std::runtime_error {
 // What the database remembers of a path from an earlier run.
 struct known_file {
     std::optional<file_stamp> stamp;
+    // options_json(...).dump() of the options that produced the verdict; empty when unknown.
+    std::string options;
     bool valid = false;
+    // The row's JSON Lines object, as --jsonl writes it.
+    std::string report;
 };
 
 class sqlite_store {
@@ -43,8 +52,10 @@ class sqlite_store {
 
     // The row of `path`, if there is one.
     std::optional<known_file> lookup(std::string_view path);
-    // Inserts or replaces the row of a recording or unreadable file and its warnings.
-    void put(const file_result& r, std::int64_t indexed_at_ns);
+    // Inserts or replaces the row of a recording or unreadable file and its warnings, made under
+    // the options `options` (options_json) with `report` its JSON Lines object.
+    void put(const file_result& r, const nlohmann::json& options, std::string_view report,
+             std::int64_t indexed_at_ns);
     // A path this run found but did not read again (unchanged).
     void seen(std::string_view path);
     // The paths in the database that this run did not find: equal to `operand`, or inside it
@@ -52,6 +63,10 @@ class sqlite_store {
     std::vector<std::string> unseen_under(std::string_view operand, bool directory);
     // Deletes the row of `path` and, by cascade, its warnings.
     void remove(std::string_view path);
+    // Copies every row of the index `file` (an inputanim index of this schema, such as one shard
+    // of `index --shard`) into this one with its warnings, replacing the rows of the same paths,
+    // in one transaction. Throws store_error, leaving this index as it was.
+    void merge(const std::string& file);
     // Commits what is pending.
     void finish();
 
@@ -65,6 +80,8 @@ class sqlite_store {
         ~statement();
 
         statement& bind(int i, std::string_view text);
+        // A file name: TEXT when it is UTF-8, else a BLOB of its bytes.
+        statement& bind_path(int i, std::string_view path);
         statement& bind(int i, std::int64_t v);
         statement& bind(int i, double v);
         // True while a row is available; false when done.
@@ -78,6 +95,17 @@ class sqlite_store {
         sqlite3_stmt* stmt_ = nullptr;
     };
 
+    // Refuses (store_error) a database that is not empty and not an inputanim index of this
+    // schema; reads only. Returns whether the schema must be created.
+    bool check_identity();
+    // The application_id and user_version of the attached database `schema_name`, and how many
+    // schema objects it has.
+    struct identity {
+        std::int64_t application_id = 0;
+        std::int64_t version = 0;
+        std::int64_t objects = 0;
+    };
+    identity read_identity(const std::string& schema_name);
     void exec(const char* sql);
     // Counts a change; commits and begins a new transaction every batch_size changes.
     void changed();
@@ -94,6 +122,7 @@ class sqlite_store {
     statement insert_warning_;
     statement insert_seen_;
     statement unseen_in_dir_;
+    statement unseen_in_dir_bytes_;
     statement unseen_file_;
     statement delete_;
 };

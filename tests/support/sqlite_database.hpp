@@ -1,0 +1,101 @@
+// Opens a SQLite database that a test of `inputanim index` made and reads it back. Tests that
+// include it link SQLite (tests/cli_index.cmake).
+#pragma once
+
+#include <sqlite3.h>
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace inputanim::testing {
+
+// A SQLite database opened by a test; rows come back as JSON objects (column name to value, with
+// SQLite's own types: null, integer, real, text, and a BLOB as {"blob": its bytes in hex}).
+class database {
+  public:
+    explicit database(const std::string& file) {
+        EXPECT_EQ(sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK)
+            << file;
+    }
+    ~database() { sqlite3_close(db_); }
+    database(const database&) = delete;
+    database& operator=(const database&) = delete;
+
+    std::vector<nlohmann::json> query(const std::string& sql, const std::string& parameter = {}) {
+        std::vector<nlohmann::json> rows;
+        sqlite3_stmt* s = nullptr;
+        EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr), SQLITE_OK)
+            << sqlite3_errmsg(db_);
+        if (!parameter.empty()) sqlite3_bind_text(s, 1, parameter.c_str(), -1, SQLITE_TRANSIENT);
+        int rc = SQLITE_ROW;
+        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+            nlohmann::json row = nlohmann::json::object();
+            for (int i = 0; i < sqlite3_column_count(s); ++i) {
+                const std::string name = sqlite3_column_name(s, i);
+                switch (sqlite3_column_type(s, i)) {
+                    case SQLITE_INTEGER:
+                        row[name] = sqlite3_column_int64(s, i);
+                        break;
+                    case SQLITE_FLOAT:
+                        row[name] = sqlite3_column_double(s, i);
+                        break;
+                    case SQLITE_TEXT:
+                        row[name] =
+                            std::string(reinterpret_cast<const char*>(sqlite3_column_text(s, i)),
+                                        static_cast<std::size_t>(sqlite3_column_bytes(s, i)));
+                        break;
+                    case SQLITE_BLOB:
+                        row[name] = nlohmann::json{
+                            {"blob", hex(sqlite3_column_blob(s, i), sqlite3_column_bytes(s, i))}};
+                        break;
+                    default:
+                        row[name] = nullptr;
+                }
+            }
+            rows.push_back(row);
+        }
+        EXPECT_EQ(rc, SQLITE_DONE) << sqlite3_errmsg(db_);
+        sqlite3_finalize(s);
+        return rows;
+    }
+
+    nlohmann::json row(const std::string& path) {
+        const std::vector<nlohmann::json> rows =
+            query("SELECT * FROM recordings WHERE path = ?1", path);
+        EXPECT_EQ(rows.size(), 1u) << "one row for " << path;
+        return rows.empty() ? nlohmann::json() : rows[0];
+    }
+
+    std::vector<std::string> paths() {
+        std::vector<std::string> result;
+        for (const nlohmann::json& r : query("SELECT path FROM recordings ORDER BY path")) {
+            result.push_back(r["path"]);
+        }
+        return result;
+    }
+
+    // The result of `PRAGMA integrity_check`: "ok" for a sound file.
+    std::string integrity() {
+        const std::vector<nlohmann::json> rows = query("PRAGMA integrity_check");
+        return rows.size() == 1 ? rows[0]["integrity_check"].get<std::string>() : "no answer";
+    }
+
+  private:
+    static std::string hex(const void* data, int size) {
+        static constexpr char digits[] = "0123456789abcdef";
+        std::string out;
+        const auto* b = static_cast<const unsigned char*>(data);
+        for (int i = 0; i < size; ++i) {
+            out += digits[b[i] >> 4];
+            out += digits[b[i] & 0xf];
+        }
+        return out;
+    }
+
+    sqlite3* db_ = nullptr;
+};
+
+}  // namespace inputanim::testing

@@ -1,0 +1,222 @@
+// `inputanim index` refusing what would lose data or leave a wrong verdict: usage errors found
+// before anything is opened, databases that are not its own, outputs that cannot be written.
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/index_cli.hpp"
+#include "support/sqlite_database.hpp"
+
+using namespace inputanim;
+using namespace inputanim::testing;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Runs `sql` on a new database file made the way another application makes its own.
+void make_database(const std::string& file, const std::string& sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+    char* message = nullptr;
+    EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message), SQLITE_OK)
+        << (message ? message : "");
+    sqlite3_free(message);
+    sqlite3_close(db);
+}
+
+// --- usage errors, found before anything is opened ---------------------------------------------
+
+TEST_F(IndexCli, AnEmptyPathIsAUsageErrorAndChangesNothing) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string db = path("index.sqlite");
+    ASSERT_EQ(run({"index", "--sqlite", db, data()}).status, 0);
+    const std::string before = slurp(db);
+    // `index --prune "$DIR"` with DIR unset.
+    const run_result r = run({"index", "--sqlite", db, "--prune", ""});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("an empty name (an unset variable?)"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(db), before);
+    EXPECT_EQ(database(db).paths().size(), 1u);
+}
+
+TEST_F(IndexCli, AnEmptyOutputNameIsAUsageError) {
+    for (const char* output : {"--jsonl", "--sqlite"}) {
+        const run_result r = run({"index", output, "", data()});
+        EXPECT_EQ(r.status, 2) << output;
+        EXPECT_NE(r.err.find("an empty name"), std::string::npos) << r.err;
+    }
+}
+
+TEST_F(IndexCli, JsonLinesOverTheDatabaseOrItsJournalIsRefusedBeforeAnythingIsOpened) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string db = path("index.sqlite");
+    ASSERT_EQ(run({"index", "--sqlite", db, data()}).status, 0);
+    const std::string before = slurp(db);
+    fs::create_symlink(db, path("alias.sqlite"));
+    for (const std::string& jsonl :
+         {db, path("./index.sqlite"), path("data/../index.sqlite"), path("alias.sqlite"),
+          db + "-wal", db + "-shm", db + "-journal"}) {
+        const run_result r = run({"index", "--sqlite", db, "--jsonl", jsonl, data()});
+        EXPECT_EQ(r.status, 2) << jsonl;
+        EXPECT_NE(r.err.find("--jsonl " + jsonl + " is the database"), std::string::npos) << r.err;
+        EXPECT_EQ(slurp(db), before) << jsonl;
+    }
+    EXPECT_FALSE(fs::exists(db + "-journal")) << "not even created";
+}
+
+TEST_F(IndexCli, JsonLinesOverAFileToIndexIsRefused) {
+    const std::string f = write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string before = slurp(f);
+    const run_result r = run({"index", "--jsonl", f, f});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("is the PATH"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(f), before);
+}
+
+// --- databases that are not an inputanim index
+// ----------------------------------------------------
+
+TEST_F(IndexCli, ADatabaseOfAnotherApplicationIsRefusedWithoutChangingAByte) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string app = path("app.db");
+    make_database(app,
+                  "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT);"
+                  "INSERT INTO users (name) VALUES ('ada');");
+    const std::string before = slurp(app);
+    const run_result r = run({"index", "--sqlite", app, data()});
+    EXPECT_EQ(r.status, 3);
+    EXPECT_NE(r.err.find("inputanim: " + app + ": not an inputanim index"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(slurp(app), before);
+    EXPECT_FALSE(fs::exists(app + "-wal")) << "its journal mode was not changed";
+    const std::vector<json> tables =
+        database(app).query("SELECT name FROM sqlite_schema WHERE type = 'table'");
+    ASSERT_EQ(tables.size(), 1u);
+    EXPECT_EQ(tables[0]["name"], "users");
+}
+
+TEST_F(IndexCli, AnEmptyDatabaseOrWithOnlyAnotherVersionIsTreatedByItsStamp) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    // An empty file and a database without tables become indexes.
+    const std::string empty = write_file("empty.db", bytes{});
+    EXPECT_EQ(run({"index", "--sqlite", empty, data()}).status, 0);
+    EXPECT_EQ(database(empty).paths().size(), 1u);
+    const std::string blank = path("blank.db");
+    make_database(blank, "PRAGMA user_version = 0;");
+    EXPECT_EQ(run({"index", "--sqlite", blank, data()}).status, 0);
+
+    // An index of schema 1 (inputanim before verdicts carried their options) and a database
+    // that only carries some user_version are left as they are.
+    const std::string old = path("old.db");
+    make_database(old,
+                  "CREATE TABLE recordings (path TEXT PRIMARY KEY);"
+                  "PRAGMA user_version = 1;");
+    const std::string other = path("other.db");
+    make_database(other, "PRAGMA user_version = 7; PRAGMA application_id = 42;");
+    for (const std::string& file : {old, other}) {
+        const std::string before = slurp(file);
+        const run_result r = run({"index", "--sqlite", file, data()});
+        EXPECT_EQ(r.status, 3) << file;
+        EXPECT_EQ(slurp(file), before) << file;
+    }
+    const run_result r = run({"index", "--sqlite", old, data()});
+    EXPECT_NE(r.err.find("an inputanim index of schema 1"), std::string::npos) << r.err;
+}
+
+// --- shards and merging
+// -----------------------------------------------------------------------------
+
+TEST_F(IndexCli, AShardIsKOfNWithKBelowN) {
+    for (const char* shard : {"3/3", "1/0", "a/b", "-1/2", "1", "1/2/3", " 1/2", "1/"}) {
+        const run_result r = run({"index", "--shard", shard, "--jsonl", "-", data()});
+        EXPECT_EQ(r.status, 2) << shard;
+        EXPECT_NE(r.err.find("K/N with 0 <= K < N"), std::string::npos) << r.err;
+    }
+}
+
+TEST_F(IndexCli, MergeRefusesAnInputThatIsNotAnIndexAndLeavesTheOutputAsItWas) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string out = path("out.db");
+    const std::string shard = path("shard.db");
+    ASSERT_EQ(run({"index", "--sqlite", out, data()}).status, 0);
+    ASSERT_EQ(run({"index", "--sqlite", shard, in_data("a.bin")}).status, 0);
+    const std::string app = path("app.db");
+    make_database(app, "CREATE TABLE recordings (path TEXT);");
+    const std::string before = slurp(app);
+
+    for (const std::string& input : {app, path("missing.db")}) {
+        const run_result r = run({"index", "merge", out, shard, input});
+        EXPECT_EQ(r.status, 3) << input;
+        EXPECT_NE(r.err.find(input), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(fs::exists(path("missing.db"))) << "not created";
+    EXPECT_EQ(slurp(app), before);
+    EXPECT_EQ(run({"index", "merge", out, out}).status, 2) << "into itself";
+    EXPECT_EQ(run({"index", "merge", out}).status, 2) << "nothing to merge";
+    EXPECT_EQ(database(out).query("SELECT count(*) AS n FROM recordings")[0]["n"], 1);
+}
+
+// --- outputs that cannot be written
+// ---------------------------------------------------------------
+
+TEST_F(IndexCli, ForceAndPruneNeedADatabase) {
+    for (const char* flag : {"--force", "--prune"}) {
+        const run_result r = run({"index", flag, "--jsonl", "-", data()});
+        EXPECT_EQ(r.status, 2) << flag;
+        EXPECT_NE(r.err.find("--sqlite"), std::string::npos) << r.err;
+    }
+}
+
+TEST_F(IndexCli, WithoutAnOutputOrAPathItIsAUsageError) {
+    const run_result no_output = run({"index", data()});
+    EXPECT_EQ(no_output.status, 2);
+    EXPECT_EQ(no_output.err, "inputanim index: give --jsonl FILE and/or --sqlite FILE\n");
+    const run_result no_path = run({"index", "--jsonl", "-"});
+    EXPECT_EQ(no_path.status, 2);
+    EXPECT_NE(no_path.err.find("PATH is required"), std::string::npos) << no_path.err;
+    EXPECT_EQ(run({"index", "--level", "deep", "--jsonl", "-", data()}).status, 2);
+}
+
+TEST_F(IndexCli, AnOutputThatCannotBeOpenedOrWrittenExitsThree) {
+    write_file(in_data("valid.bin"), quiet_model(shape::v11_compact));
+    const std::string no_folder = path("missing/rows.jsonl");
+    const run_result jsonl = run({"index", "--jsonl", no_folder, data()});
+    EXPECT_EQ(jsonl.status, 3);
+    EXPECT_EQ(lines_of(jsonl.err).at(0), "inputanim: " + no_folder + ": No such file or directory");
+
+    if (fs::exists("/dev/full")) {
+        const run_result full = run({"index", "--jsonl", "/dev/full", data()});
+        EXPECT_EQ(full.status, 3);
+        EXPECT_NE(full.err.find("/dev/full: No space left on device"), std::string::npos)
+            << full.err;
+    }
+
+    const std::string text = write_file("not-a-database", text_bytes(std::string(600, 'x')));
+    const run_result not_db = run({"index", "--sqlite", text, data()});
+    EXPECT_EQ(not_db.status, 3);
+    EXPECT_NE(not_db.err.find("inputanim: " + text + ": file is not a database"), std::string::npos)
+        << not_db.err;
+
+    const run_result no_db_folder = run({"index", "--sqlite", path("missing/x.sqlite"), data()});
+    EXPECT_EQ(no_db_folder.status, 3);
+    EXPECT_NE(no_db_folder.err.find("unable to open database file"), std::string::npos)
+        << no_db_folder.err;
+}
+
+TEST_F(IndexCli, EveryRunEndsWithTheTotalsLine) {
+    const run_result empty = run({"index", "--jsonl", "-", data()});
+    EXPECT_EQ(empty.status, 0) << "nothing to index is not an error";
+    EXPECT_EQ(totals_of(empty.err).files, 0);
+    const run_result failed = run({"index", "--jsonl", path("missing/rows.jsonl"), data()});
+    EXPECT_EQ(failed.status, 3);
+    EXPECT_EQ(totals_of(failed.err).files, 0);
+}
+
+}  // namespace
