@@ -341,7 +341,8 @@ class Recording:
         other, each in time order."""
         import pandas as pd
 
-        times, values, paths = self._core.sample(float(rate), _globs(curves), start, stop)
+        times, values, paths = self._core.sample(float(rate), _globs(curves), start, stop,
+                                                 curve_major=True)
         rows, cols = values.shape
         split = [_split_path(p) for p in paths]
 
@@ -349,16 +350,22 @@ class Recording:
             labels = [s[i] for s in split]
             categories = sorted({label for label in labels if label is not None})
             code = {label: n for n, label in enumerate(categories)}
-            codes = np.array([code.get(label, -1) for label in labels], dtype=np.int16)
-            return pd.Categorical.from_codes(np.repeat(codes, rows), categories=categories)
+            # The narrowest codes pandas keeps as they are (it would convert wider ones).
+            dtype = np.int8 if len(categories) < 128 else np.int16
+            codes = np.array([code.get(label, -1) for label in labels], dtype=dtype)
+            return pd.Categorical.from_codes(_each_repeated(codes, rows), categories=categories)
 
-        return pd.DataFrame({
-            "time": np.tile(times, cols),
-            "source": column(0),
-            "joint": column(1),
-            "channel": column(2),
-            "value": values.T.reshape(-1),
-        })
+        # time and value in one float32 block from the start: pandas would otherwise merge the
+        # two columns into one block itself, with two more copies.
+        time_value = np.empty((2, rows * cols), dtype=np.float32)
+        np.copyto(time_value[0].reshape(cols, rows), times)
+        # Curve-major values: their transpose is contiguous, so this is one plain copy.
+        np.copyto(time_value[1], values.T.reshape(-1))
+        del values
+        frame = pd.DataFrame(time_value.T, columns=["time", "value"], copy=False)
+        for i, name in enumerate(("source", "joint", "channel")):
+            frame.insert(1 + i, name, column(i))
+        return frame
 
     def poses(self, source, rate, start=None, stop=None):
         """The pose of `source` ("camera" or a joint such as "hand.left.IndexTip" or
@@ -385,6 +392,11 @@ class Recording:
     def __repr__(self):
         return (f"<inputanim.Recording {self.path!r}: v{self.version} {self.layout}, "
                 f"{len(self.curves)} curves>")
+
+
+def _each_repeated(a, n):
+    """[a0]*n + [a1]*n + ...: one contiguous copy of a broadcast view, cheaper than np.repeat."""
+    return np.ascontiguousarray(np.broadcast_to(a[:, None], (len(a), n))).reshape(-1)
 
 
 def _globs(curves):

@@ -450,9 +450,12 @@ class open_recording {
     }
 
     // Resamples the curves the globs select (all when none) onto the grid from `start` to
-    // `stop` at `rate`: (times, values[rows, curves], paths).
+    // `stop` at `rate`: (times, values[rows, curves], paths). With `curve_major` the values are
+    // laid out curve after curve (Fortran order), so that values.T is contiguous: tidy() then
+    // needs no transposing copy.
     py::tuple sample(double rate, const std::vector<std::string>& globs,
-                     std::optional<double> start, std::optional<double> stop) const {
+                     std::optional<double> start, std::optional<double> stop,
+                     bool curve_major) const {
         // The resampler holds one sampler per curve inline: too large for the stack of a
         // Python thread.
         auto rs = std::make_unique<resampler>(rec());
@@ -468,15 +471,30 @@ class open_recording {
         }
         const std::size_t rows = rs->row_count();
         const std::size_t cols = rs->curves().size();
-        py::array_t<float> times(static_cast<py::ssize_t>(rows));
-        py::array_t<float> values({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(cols)});
+        const auto r = static_cast<py::ssize_t>(rows);
+        const auto c = static_cast<py::ssize_t>(cols);
+        const auto f = static_cast<py::ssize_t>(sizeof(float));
+        py::array_t<float> times(r);
+        py::array_t<float> values({r, c}, curve_major ? std::vector<py::ssize_t>{f, r * f}
+                                                      : std::vector<py::ssize_t>{c * f, f});
         float* t = times.mutable_data();
         float* v = values.mutable_data();
-        read_without_gil(*src_, [&] {
-            for (std::size_t i = 0; i < rows; ++i) {
-                t[i] = *rs->next(std::span<float>(v + i * cols, cols));
-            }
-        });
+        if (!curve_major) {
+            read_without_gil(*src_, [&] {
+                for (std::size_t i = 0; i < rows; ++i) {
+                    t[i] = *rs->next(std::span<float>(v + i * cols, cols));
+                }
+            });
+        } else {
+            // One row at a time in cache, then spread over the columns.
+            std::vector<float> row(cols);
+            read_without_gil(*src_, [&] {
+                for (std::size_t i = 0; i < rows; ++i) {
+                    t[i] = *rs->next(row);
+                    for (std::size_t k = 0; k < cols; ++k) v[k * rows + i] = row[k];
+                }
+            });
+        }
         py::list paths;
         for (const curve_id id : rs->curves()) paths.append(text(curve_path(id)));
         return py::make_tuple(times, values, paths);
@@ -808,7 +826,7 @@ PYBIND11_MODULE(_core, m) {
         .def("check", &open_recording::check)
         .def("markers", &open_recording::markers)
         .def("sample", &open_recording::sample, py::arg("rate"), py::arg("globs"), py::arg("start"),
-             py::arg("stop"));
+             py::arg("stop"), py::arg("curve_major") = false);
 
     m.def("open", &open_path, py::arg("path"), py::arg("copy"), py::arg("layout"));
     m.def("open_buffer", &open_buffer, py::arg("data"), py::arg("layout"));
