@@ -749,18 +749,28 @@ py::list index_files(const std::vector<std::string>& paths, const std::vector<bo
 }
 
 // (Recording, None) for a structurally valid input, else (None, the error as validate reports
-// it).
-py::tuple open_source(std::shared_ptr<source> src, bool copy, const std::string& layout_name) {
+// it). A mapped file's structure is read with pread first (`by_reads`): opening then touches no
+// page of the mapping, whose first touches cost far more than the reads (docs/PERFORMANCE.md);
+// the walk over the mapping gives the verdict when that does not succeed.
+py::tuple open_source(std::shared_ptr<source> src, bool copy, const std::string& layout_name,
+                      bool by_reads) {
     const layout_choice layout = layout_named(layout_name);
     error e = load_whole(*src, layout, copy);
-    if (!e)
-        read_without_gil(*src, [&] { e = src->rec.open(src->bytes, read_options{layout, {}}); });
+    if (e) return py::make_tuple(py::none(), error_dict(e));
+    const read_options options{layout, {}};
+    bool done = false;
+    if (by_reads && src->mapped && src->in.descriptor() >= 0) {
+        py::gil_scoped_release release;
+        done = src->rec.open_by_reads(src->bytes, src->in.descriptor(), options);
+    }
+    if (!done) read_without_gil(*src, [&] { e = src->rec.open(src->bytes, options); });
     if (e) return py::make_tuple(py::none(), error_dict(e));
     return py::make_tuple(open_recording(std::move(src)), py::none());
 }
 
-py::tuple open_path(const std::string& name, bool copy, const std::string& layout_name) {
-    return open_source(open_name(name), copy, layout_name);
+py::tuple open_path(const std::string& name, bool copy, const std::string& layout_name,
+                    bool by_reads) {
+    return open_source(open_name(name), copy, layout_name, by_reads);
 }
 
 py::tuple open_buffer(const py::buffer& data, const std::string& layout_name) {
@@ -770,7 +780,7 @@ py::tuple open_buffer(const py::buffer& data, const std::string& layout_name) {
         s = open_bytes(buffer_bytes(info));
     }
     // The memory file is already a private copy.
-    return open_source(std::move(s), false, layout_name);
+    return open_source(std::move(s), false, layout_name, true);
 }
 
 }  // namespace
@@ -828,7 +838,8 @@ PYBIND11_MODULE(_core, m) {
         .def("sample", &open_recording::sample, py::arg("rate"), py::arg("globs"), py::arg("start"),
              py::arg("stop"), py::arg("curve_major") = false);
 
-    m.def("open", &open_path, py::arg("path"), py::arg("copy"), py::arg("layout"));
+    m.def("open", &open_path, py::arg("path"), py::arg("copy"), py::arg("layout"),
+          py::arg("by_reads") = true);
     m.def("open_buffer", &open_buffer, py::arg("data"), py::arg("layout"));
     m.def("validate_name", &validate_name, py::arg("path"), py::arg("level"), py::arg("layout"),
           py::arg("limits"), py::arg("threads"));
