@@ -101,6 +101,11 @@ def main():
         assert len(frame) == n
         result["dask_index"] = rates(n, timed(lambda: inputanim.dask.index(tree, client),
                                               args.repeat))
+        # What a call costs besides the files: an empty folder (a listing task and one part).
+        empty = root / "empty"
+        empty.mkdir(exist_ok=True)
+        best, median = timed(lambda: inputanim.dask.index(str(empty), client), 20)
+        result["dask_empty_folder_ms"] = {"best": best * 1e3, "median": median * 1e3}
         # The CLI's run again after the Dask one: the load of the machine moves.
         result["cli_after"] = rates(n, timed(run_cli, args.repeat))
     finally:
