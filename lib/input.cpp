@@ -168,6 +168,10 @@ bool input::is_open() const noexcept {
     return impl_ != nullptr;
 }
 
+int input::descriptor() const noexcept {
+    return impl_ ? impl_->fd : -1;
+}
+
 bool input::is_mapped() const noexcept {
     return impl_ && impl_->mapped;
 }

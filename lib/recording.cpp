@@ -1,8 +1,15 @@
 #include "inputanim/recording.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
 #include <limits>
 
+#include "detail/load.hpp"
 #include "detail/marker.hpp"
+#include "detail/rules.hpp"
 
 namespace inputanim {
 
@@ -30,7 +37,7 @@ marker_range::iterator& marker_range::iterator::operator++() noexcept {
     return *this;
 }
 
-error recording::open(std::span<const std::byte> bytes, const read_options& options) noexcept {
+void recording::reset(std::span<const std::byte> bytes) noexcept {
     bytes_ = bytes;
     header_ = {};
     summary_ = {};
@@ -38,6 +45,10 @@ error recording::open(std::span<const std::byte> bytes, const read_options& opti
     by_id_.fill(absent);
     count_ = 0;
     markers_ = {};
+}
+
+error recording::open(std::span<const std::byte> bytes, const read_options& options) noexcept {
+    reset(bytes);
 
     reader r(bytes, options);
     if (const error& e = r.open()) return e;
@@ -79,6 +90,153 @@ error recording::open(std::span<const std::byte> bytes, const read_options& opti
             return {};
         }
     }
+}
+
+namespace {
+
+// All of `out` from `offset` of the file; false when the file ends before or the read fails.
+bool read_exactly(int fd, std::uint64_t offset, std::span<std::byte> out) noexcept {
+    std::size_t got = 0;
+    while (got < out.size()) {
+        const ssize_t n =
+            ::pread(fd, out.data() + got, out.size() - got, static_cast<off_t>(offset + got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        got += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+}  // namespace
+
+bool recording::open_by_reads(std::span<const std::byte> bytes, int fd,
+                              const read_options& options) noexcept {
+    reset(bytes);
+    if (detail::check_size(bytes.size(), options.limits)) return false;
+    std::array<std::byte, 64> head{};
+    const std::size_t head_size = std::min<std::size_t>(bytes.size(), head.size());
+    if (!read_exactly(fd, 0, {head.data(), head_size})) return false;
+    const detail::header_check h = detail::check_header(head.data(), head_size);
+    if (!h.whole()) return false;
+    file_header header;
+    header.major = 1;
+    header.minor = h.minor;
+    header.blocks = h.blocks;
+    header.curve_count = static_cast<std::uint16_t>(curve_count(h.blocks));
+    // The layouts reader::open would consider, in its order (FORMAT.md section 3): under
+    // `automatic`, full only when the file is not sound under compact (detail::choose_layout).
+    std::array<layout, 2> layouts{layout::full, layout::full};
+    std::size_t tries = 1;
+    if (h.minor != 0 && options.layout == layout_choice::compact) layouts[0] = layout::compact;
+    if (h.minor != 0 && options.layout == layout_choice::automatic) {
+        layouts[0] = layout::compact;
+        tries = 2;
+    }
+    for (std::size_t i = 0; i < tries; ++i) {
+        header.layout = layouts[i];
+        const walk w = walk_by_reads(fd, header, h.size, options.limits);
+        if (w == walk::sound) return true;
+        reset(bytes);
+        if (w == walk::not_by_reads) return false;
+    }
+    return false;
+}
+
+// reader's structural walk (next_curve, next_marker_list, next_marker) under header.layout,
+// through reads of the file: `unsound` where the reader would stop with a structural error,
+// `not_by_reads` for what this walk leaves to open() (a limit, a failed read, a long marker
+// list).
+recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64_t first_curve,
+                                         const limits& lim) noexcept {
+    const std::uint64_t size = bytes_.size();
+    std::uint64_t pos = first_curve;
+    std::uint64_t keys = 0;
+    float first = std::numeric_limits<float>::infinity();
+    float last = -std::numeric_limits<float>::infinity();
+    bool any_keys = false;
+    // Each read takes the previous curve's last key (its time), this curve's header and its
+    // first key's time: one read per boundary.
+    std::array<std::byte, full_keyframe_size + curve_header_size + 4> buffer{};
+    std::uint64_t previous_last = 0;
+    bool previous_keys = false;
+    for (std::uint16_t i = 0; i < header.curve_count; ++i) {
+        if (size - pos < curve_header_size) return walk::unsound;
+        const std::uint64_t from = previous_keys ? previous_last : pos;
+        const std::uint64_t to = std::min(size, pos + curve_header_size + 4);
+        if (!read_exactly(fd, from, {buffer.data(), static_cast<std::size_t>(to - from)})) {
+            return walk::not_by_reads;
+        }
+        if (previous_keys) last = std::max(last, detail::load_f32_le(buffer.data()));
+        const std::byte* p = buffer.data() + (pos - from);
+        if (const detail::fault f = detail::check_curve_header(p, lim, keys)) {
+            return f.code == errc::limit_exceeded ? walk::not_by_reads : walk::unsound;
+        }
+        const std::uint32_t n = detail::curve_key_count(p);
+        curve_view& c = table_[count_];
+        c.id = curve_at(header.blocks, i);
+        c.index = i;
+        c.kind = kind_of(c.id);
+        c.pre_wrap = detail::load_i32_le(p);
+        c.post_wrap = detail::load_i32_le(p + 4);
+        c.offset = pos;
+        const std::uint8_t stride = detail::keyframe_stride(c.kind, header.layout);
+        if (!detail::keys_fit(n, stride, size - pos - curve_header_size)) return walk::unsound;
+        c.keys = keyframes_view(bytes_.data() + pos + curve_header_size, n, stride);
+        by_id_[to_index(c.id)] = static_cast<std::uint16_t>(count_++);
+        if (n > 0) {
+            // The keys fit, so the first key's time is within the read.
+            any_keys = true;
+            first = std::min(first, detail::load_f32_le(p + curve_header_size));
+        }
+        previous_keys = n > 0;
+        if (n > 0) previous_last = pos + curve_header_size + std::uint64_t{n - 1} * stride;
+        pos += curve_header_size + std::uint64_t{n} * stride;
+        keys += n;
+    }
+    if (previous_keys) {
+        if (!read_exactly(fd, previous_last, {buffer.data(), 4})) return walk::not_by_reads;
+        last = std::max(last, detail::load_f32_le(buffer.data()));
+    }
+    std::optional<std::uint32_t> markers;
+    std::uint64_t first_marker = 0;
+    if (pos != size) {
+        // The marker list and the markers, read whole.
+        std::array<std::byte, 4096> tail{};
+        if (size - pos > tail.size()) return walk::not_by_reads;
+        const std::span<std::byte> list(tail.data(), static_cast<std::size_t>(size - pos));
+        if (!read_exactly(fd, pos, list)) return walk::not_by_reads;
+        if (list.size() < 4) return walk::unsound;
+        if (const detail::fault f = detail::check_marker_count(list.data(), lim)) {
+            return f.code == errc::limit_exceeded ? walk::not_by_reads : walk::unsound;
+        }
+        const auto count = static_cast<std::uint32_t>(detail::load_i32_le(list.data()));
+        std::uint64_t at = 4;
+        marker_view m{};
+        for (std::uint32_t k = 0; k < count; ++k) {
+            const detail::marker_result r = detail::read_marker(list, at, lim, m);
+            if (r.error) {
+                return r.error.code == errc::limit_exceeded ? walk::not_by_reads : walk::unsound;
+            }
+            at = r.end;
+        }
+        if (at != list.size()) return walk::unsound;
+        markers = count;
+        if (count > 0) first_marker = pos + 4;
+    }
+    header_ = header;
+    summary_.major = header.major;
+    summary_.minor = header.minor;
+    summary_.layout = header.layout;
+    summary_.blocks = header.blocks;
+    summary_.curves = static_cast<std::uint32_t>(count_);
+    summary_.keyframes = keys;
+    if (any_keys) {
+        summary_.start = first;
+        summary_.duration = last;
+    }
+    summary_.markers = markers;
+    if (markers) markers_ = marker_range(bytes_, first_marker, *markers);
+    return walk::sound;
 }
 
 const curve_view* recording::find(curve_id id) const noexcept {

@@ -8,6 +8,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libsqlite3-dev sqlite3
   curl
   python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pandas python3-pytest
+  python3-distributed
 )
 missing=()
 for p in "${packages[@]}"; do

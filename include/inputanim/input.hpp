@@ -56,6 +56,9 @@ class input {
     // truncate the file). Otherwise the input is a stream, read by read().
     bool is_mapped() const noexcept;
     std::span<const std::byte> mapped() const noexcept;
+    // The input's descriptor, -1 when it is not open: for reads of a mapped file that should not
+    // touch the mapping (recording::open_by_reads). Stays owned by the input.
+    int descriptor() const noexcept;
     // The next bytes of a stream into `buffer` (blocking until some arrive); 0 at its end. For a
     // mapped input, copies the mapping out under the guard (io_error when a page vanished).
     std::size_t read(std::span<std::byte> buffer, std::error_code& ec) noexcept;

@@ -14,15 +14,19 @@ are guarded either way).
 """
 
 from collections.abc import Mapping
+import errno
+import glob
 import os
 import types
+import warnings
 
 import numpy as np
 
 from . import _core
 from ._core import Curve
 
-__all__ = ["open", "validate", "Recording", "Curve", "InvalidRecording", "upload_limits"]
+__all__ = ["open", "validate", "index", "Recording", "Curve", "InvalidRecording", "IndexWarning",
+           "upload_limits"]
 
 
 class InvalidRecording(ValueError):
@@ -57,33 +61,139 @@ def _limits(limits):
     return dict(limits)
 
 
-def validate(path_or_bytes, level="full", layout="auto", limits=None, threads=1):
-    """Checks a file (a path) or bytes against the format.
+def _is_name(name):
+    return isinstance(name, (str, os.PathLike))
+
+
+def _bytes(data):
+    return memoryview(data).cast("B")
+
+
+def validate(name_or_bytes, level="full", layout="auto", limits=None, threads=1):
+    """Checks a recording against the format: a path, "-" for standard input, or bytes (any
+    buffer); gzip-compressed ones are recognised by their content and checked as they are
+    inflated.
 
     Returns a dict with the fields of `inputanim validate --json`: path ("-" for bytes), valid,
     bytes, version, layout, has_camera, has_hands, has_gaze, curves, keyframes, markers, start,
-    duration, warnings, warnings_found, and error when the file is invalid. level is "structure"
-    or "full"; layout "auto", "compact" or "full"; limits a dict of max_bytes,
-    max_keyframes_per_curve, max_total_keyframes, max_markers, max_marker_name_bytes, or
-    "upload" for upload_limits(). Runs without the GIL. Raises OSError when the file cannot be
+    duration, warnings, warnings_found, error when the file is invalid, and compressed_bytes for
+    gzip. level is "structure" or "full"; layout "auto", "compact" or "full"; limits a dict of
+    max_bytes, max_keyframes_per_curve, max_total_keyframes, max_markers, max_marker_name_bytes,
+    or "upload" for upload_limits(). Runs without the GIL. Raises OSError when the input cannot be
     read."""
-    if isinstance(path_or_bytes, (str, os.PathLike)):
-        return _core.validate_path(os.fspath(path_or_bytes), level, layout, _limits(limits),
+    if _is_name(name_or_bytes):
+        return _core.validate_name(os.fspath(name_or_bytes), level, layout, _limits(limits),
                                    threads)
-    data = memoryview(path_or_bytes).cast("B")
-    return _core.validate_buffer(data, level, layout, _limits(limits), threads)
+    return _core.validate_buffer(_bytes(name_or_bytes), level, layout, _limits(limits), threads)
 
 
-def open(path, copy=False, layout="auto"):
-    """Opens a recording: a Recording over the mapped file, or over a copy in memory with
-    copy=True (recommended for files that may change while open: see the module's doc).
+def open(name_or_bytes, copy=False, layout="auto"):
+    """Opens a recording through the library's front door: a path, "-" for standard input, or
+    bytes (any buffer). A plain file is mapped and its arrays are views over the mapping, or over
+    a copy in memory with copy=True (recommended for files that may change while open: see the
+    module's doc). Standard input that is not a file, gzip content (recognised by its first
+    bytes, whatever the name) and bytes are always read into memory, which the arrays then view.
 
-    Raises InvalidRecording when the file's structure is not valid (content errors, such as a
-    NaN value, do not stop it: see Recording.check()), and OSError when it cannot be read."""
-    rec, error = _core.open(os.fspath(path), bool(copy), layout)
+    Raises InvalidRecording when the recording's structure is not valid (content errors, such as
+    a NaN value, do not stop it: see Recording.check()), and OSError when it cannot be read."""
+    if _is_name(name_or_bytes):
+        name = os.fspath(name_or_bytes)
+        rec, error = _core.open(name, bool(copy), layout)
+    else:
+        name = None
+        rec, error = _core.open_buffer(_bytes(name_or_bytes), layout)
     if error is not None:
-        raise InvalidRecording(error, os.fspath(path))
-    return Recording(rec, os.fspath(path))
+        raise InvalidRecording(error, name)
+    return Recording(rec, name)
+
+
+class IndexWarning(UserWarning):
+    """A folder index() could not list: its files are missing from the index."""
+
+
+# The fields of `inputanim index --jsonl` (docs/CLI.md), the columns of index()'s frame, with the
+# pandas types that keep their nulls: a row of an unreadable file has only path, valid and error.
+INDEX_COLUMNS = {
+    "path": object,
+    "valid": bool,
+    "bytes": "Int64",
+    "version": object,
+    "layout": object,
+    "has_camera": "boolean",
+    "has_hands": "boolean",
+    "has_gaze": "boolean",
+    "curves": "Int64",
+    "keyframes": "Int64",
+    "markers": "Int64",
+    "start": "float64",
+    "duration": "float64",
+    "warnings": object,
+    "warnings_found": "Int64",
+    "error": object,
+}
+
+
+def _index_frame(rows):
+    import pandas as pd
+
+    columns = {}
+    for name, dtype in INDEX_COLUMNS.items():
+        values = [row.get(name) for row in rows]
+        # object columns keep lists and dicts as they are.
+        columns[name] = pd.Series(values, dtype=dtype) if dtype is object else pd.array(
+            values, dtype=dtype)
+    return pd.DataFrame(columns)
+
+
+def _operands(paths):
+    """The operands `inputanim index` would get from a shell: each glob replaced by the sorted
+    paths it matches (unless a file has that very name)."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    operands = []
+    for path in paths:
+        path = os.fspath(path)
+        if path == "-" or not glob.has_magic(path) or os.path.lexists(path):
+            operands.append(path)
+            continue
+        matches = sorted(glob.glob(path, recursive=True))
+        if not matches:
+            raise FileNotFoundError(errno.ENOENT, "no file matches", path)
+        operands.extend(matches)
+    return operands
+
+
+def list_files(paths):
+    """The files index() reads for these paths, in its order, as (paths, named): folders walked as
+    `inputanim index` walks them, globs expanded. Raises FileNotFoundError (or the OSError of the
+    lstat) for a path that does not exist; warns (IndexWarning) of folders it cannot list."""
+    files, named, missing, unlisted = _core.list_files(_operands(paths))
+    if missing:
+        path, code = missing[0]
+        raise OSError(code, os.strerror(code), path)
+    for path, code in unlisted:
+        warnings.warn(f"{path}: {os.strerror(code)}", IndexWarning, stacklevel=3)
+    return files, named
+
+
+def index_files(files, named=None, jobs=1, level="structure", layout="auto", limits=None):
+    """index() of files that list_files() found (named: which were given by name, indexed
+    whatever their content; by default all are found by a walk)."""
+    if named is None:
+        named = [False] * len(files)
+    rows = _core.index_files(list(files), list(named), int(jobs), level, layout, _limits(limits))
+    return _index_frame(rows)
+
+
+def index(paths, jobs=None, level="structure", layout="auto", limits=None):
+    """Summarises every recording under `paths` (files, folders, globs) as `inputanim index
+    --jsonl` does: a pandas DataFrame with one row per recording, its columns the JSON Lines
+    fields (INDEX_COLUMNS; warnings a list of dicts, error a dict, null where the CLI has null or
+    no field), in the CLI's order. Files found in folders are recordings when their content
+    (inflated, for gzip) starts with the magic; files named directly are indexed whatever they
+    hold. `jobs` threads (default: one per core) validate with the C++ core without the GIL."""
+    files, named = list_files(paths)
+    return index_files(files, named, jobs or os.cpu_count() or 1, level, layout, limits)
 
 
 # The source and joint of a curve path, and the channel: the columns of tidy().
@@ -137,6 +247,7 @@ class Recording:
 
     def __init__(self, core, path):
         self._core = core
+        # The name it was opened by ("-" for standard input), None for bytes.
         self.path = path
         self.summary = core.summary
         self.version = self.summary["version"]
@@ -150,7 +261,7 @@ class Recording:
 
     @property
     def mapped(self):
-        """True when the bytes are a mapping of the file, False for a copy."""
+        """True when the bytes are a mapping of the named file, False for a copy in memory."""
         return self._core.mapped
 
     def check(self):
@@ -230,7 +341,8 @@ class Recording:
         other, each in time order."""
         import pandas as pd
 
-        times, values, paths = self._core.sample(float(rate), _globs(curves), start, stop)
+        times, values, paths = self._core.sample(float(rate), _globs(curves), start, stop,
+                                                 curve_major=True)
         rows, cols = values.shape
         split = [_split_path(p) for p in paths]
 
@@ -238,16 +350,22 @@ class Recording:
             labels = [s[i] for s in split]
             categories = sorted({label for label in labels if label is not None})
             code = {label: n for n, label in enumerate(categories)}
-            codes = np.array([code.get(label, -1) for label in labels], dtype=np.int16)
-            return pd.Categorical.from_codes(np.repeat(codes, rows), categories=categories)
+            # The narrowest codes pandas keeps as they are (it would convert wider ones).
+            dtype = np.int8 if len(categories) < 128 else np.int16
+            codes = np.array([code.get(label, -1) for label in labels], dtype=dtype)
+            return pd.Categorical.from_codes(_each_repeated(codes, rows), categories=categories)
 
-        return pd.DataFrame({
-            "time": np.tile(times, cols),
-            "source": column(0),
-            "joint": column(1),
-            "channel": column(2),
-            "value": values.T.reshape(-1),
-        })
+        # time and value in one float32 block from the start: pandas would otherwise merge the
+        # two columns into one block itself, with two more copies.
+        time_value = np.empty((2, rows * cols), dtype=np.float32)
+        np.copyto(time_value[0].reshape(cols, rows), times)
+        # Curve-major values: their transpose is contiguous, so this is one plain copy.
+        np.copyto(time_value[1], values.T.reshape(-1))
+        del values
+        frame = pd.DataFrame(time_value.T, columns=["time", "value"], copy=False)
+        for i, name in enumerate(("source", "joint", "channel")):
+            frame.insert(1 + i, name, column(i))
+        return frame
 
     def poses(self, source, rate, start=None, stop=None):
         """The pose of `source` ("camera" or a joint such as "hand.left.IndexTip" or
@@ -274,6 +392,11 @@ class Recording:
     def __repr__(self):
         return (f"<inputanim.Recording {self.path!r}: v{self.version} {self.layout}, "
                 f"{len(self.curves)} curves>")
+
+
+def _each_repeated(a, n):
+    """[a0]*n + [a1]*n + ...: one contiguous copy of a broadcast view, cheaper than np.repeat."""
+    return np.ascontiguousarray(np.broadcast_to(a[:, None], (len(a), n))).reshape(-1)
 
 
 def _globs(curves):

@@ -1,26 +1,36 @@
-// inputanim._core: the C++ side of the Python package. Curves are numpy views over the bytes of
-// the mapping (or of the copy); every work that walks many bytes (validation, sampling) runs
-// without the GIL and under the mapping's guard. The objects are immutable once built, so
-// several Python threads may use them at once.
+// inputanim._core: the C++ side of the Python package. Names become bytes only through the
+// library's front door (input.hpp). Curves are numpy views over the bytes of the mapping (or of
+// the copy); every work that walks many bytes (validation, sampling, indexing) runs without the
+// GIL and under the mapping's guard. The objects are immutable once built, so several Python
+// threads may use them at once.
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "inputanim/evaluate.hpp"
 #include "inputanim/guard.hpp"
-#include "inputanim/mapped_file.hpp"
+#include "inputanim/input.hpp"
 #include "inputanim/recording.hpp"
 #include "inputanim/validate.hpp"
 
@@ -36,39 +46,116 @@ struct os_failure {
     std::string path;
 };
 
-// The bytes a Recording reads and what owns them: a mapping, or a copy in memory.
+// The bytes a Recording reads and what owns them: the input (a mapping), or a copy in memory.
 struct source {
-    mapped_file file;
-    std::vector<std::byte> copy;
+    input in;
+    std::vector<std::byte> storage;
     std::span<const std::byte> bytes;
+    // The bytes are a mapping: read them under the guard.
     bool mapped = false;
+    // Opened by name (not bytes from Python).
+    bool named = false;
+    // The bytes are a mapping of the named file (not a private copy).
+    bool shared = false;
     std::string path;
     recording rec;
 };
 
-// The one place the package opens an input. Reads `path` as a mapping, or into memory when
-// `copy` is set (the copy itself read under the mapping's guard, so that a file truncated
-// meanwhile is an I/O error). Throws os_failure.
-std::shared_ptr<source> load_input(const std::string& path, bool copy) {
-    auto s = std::make_shared<source>();
-    s->path = path;
-    std::error_code ec;
-    s->file = mapped_file::open(path, ec);
-    if (ec) throw os_failure{ec, path};
-    if (!copy) {
-        s->bytes = s->file.bytes();
-        s->mapped = true;
-        return s;
+// Reads a whole recording from an opened input through the front door (read_whole): a plain
+// file stays mapped, unless `copy`; gzip and streams are read (inflated) into memory. Returns
+// the structural error that stopped the read, if any. Throws os_failure.
+error load_whole(source& s, layout_choice layout, bool copy) {
+    whole_input w;
+    {
+        py::gil_scoped_release release;
+        w = read_whole(s.in, validate_options{level::structure, layout, {}}, s.storage);
     }
-    s->copy.resize(s->file.size());
-    const std::span<const std::byte> all = s->file.bytes();
-    ec = s->file.guard([&] {
-        if (!all.empty()) std::memcpy(s->copy.data(), all.data(), all.size());
-    });
-    if (ec) throw os_failure{ec, path};
-    s->file = mapped_file();
-    s->bytes = s->copy;
+    if (w.io) throw os_failure{w.io, s.path};
+    if (w.invalid) return w.invalid;
+    if (!w.mapped) {
+        s.bytes = s.storage;
+        s.in = input();
+        return {};
+    }
+    if (!copy) {
+        s.bytes = w.bytes;
+        s.mapped = true;
+        s.shared = s.named;
+        return {};
+    }
+    // The copy is read under the mapping's guard, so that a file truncated meanwhile is an I/O
+    // error.
+    s.storage.resize(w.bytes.size());
+    std::error_code ec;
+    {
+        py::gil_scoped_release release;
+        ec = guarded(w.bytes, [&] {
+            if (!w.bytes.empty()) std::memcpy(s.storage.data(), w.bytes.data(), w.bytes.size());
+        });
+    }
+    if (ec) throw os_failure{ec, s.path};
+    s.in = input();
+    s.bytes = s.storage;
+    return {};
+}
+
+// A name as input::open takes it (a path, or - for standard input). Throws os_failure.
+std::shared_ptr<source> open_name(const std::string& name) {
+    auto s = std::make_shared<source>();
+    s->path = name;
+    s->named = true;
+    std::error_code ec;
+    s->in = input::open(name, ec);
+    if (ec) throw os_failure{ec, name};
     return s;
+}
+
+// Bytes from Python (bytes, bytearray, memoryview, a numpy array): copied into an anonymous
+// memory file that the front door then opens like any file, so that gzip is recognised and
+// inflated the one way. Nobody else holds the memory file, so the bytes cannot change under the
+// views. Throws os_failure.
+std::shared_ptr<source> open_bytes(std::span<const std::byte> bytes) {
+    auto s = std::make_shared<source>();
+    s->path = "-";
+    const int fd = ::memfd_create("inputanim", MFD_CLOEXEC);
+    if (fd < 0) throw os_failure{std::error_code(errno, std::generic_category()), s->path};
+    std::size_t written = 0;
+    int failure = 0;
+    {
+        py::gil_scoped_release release;
+        while (written < bytes.size()) {
+            const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) {
+                failure = errno;
+                break;
+            }
+            written += static_cast<std::size_t>(n);
+        }
+    }
+    if (failure != 0) {
+        ::close(fd);
+        throw os_failure{std::error_code(failure, std::generic_category()), s->path};
+    }
+    // From its start, so that the front door maps it (a file read from is a stream there).
+    if (::lseek(fd, 0, SEEK_SET) != 0) {
+        const int e = errno;
+        ::close(fd);
+        throw os_failure{std::error_code(e, std::generic_category()), s->path};
+    }
+    std::error_code ec;
+    s->in = input::from_fd(fd, ec);
+    if (ec) throw os_failure{ec, s->path};
+    return s;
+}
+
+// The bytes of a Python buffer; `info` must outlive the span.
+std::span<const std::byte> buffer_bytes(const py::buffer_info& info) {
+    if (info.itemsize != 1 || info.ndim != 1 || info.strides[0] != 1) {
+        throw py::value_error("expected contiguous bytes");
+    }
+    return {static_cast<const std::byte*>(info.ptr),
+            static_cast<std::size_t>(info.size * info.itemsize)};
 }
 
 // Runs `f` (which reads the source's bytes) without the GIL; a page of the mapping that vanished
@@ -215,42 +302,41 @@ py::dict upload_limits_dict() {
     return d;
 }
 
-py::dict validate_path(const std::string& path, const std::string& level_name,
+// What `inputanim validate --json` says of a checked input.
+py::dict check_dict(py::object path, const file_check& c) {
+    py::dict d = report_dict(std::move(path), c.rep, c.bytes);
+    if (c.compressed_bytes) d["compressed_bytes"] = *c.compressed_bytes;
+    return d;
+}
+
+file_check check_without_gil(input& in, const validate_options& o) {
+    py::gil_scoped_release release;
+    return validate_input(in, o);
+}
+
+py::dict validate_name(const std::string& name, const std::string& level_name,
                        const std::string& layout_name, const py::dict& limit_values,
                        unsigned threads) {
     const validate_options o = options_of(level_name, layout_name, limit_values, threads);
-    std::error_code ec;
-    const mapped_file file = mapped_file::open(path, ec);
-    if (ec) throw os_failure{ec, path};
-    report rep;
-    {
-        py::gil_scoped_release release;
-        // validate() guards its own reads of the mapping.
-        rep = validate(file.bytes(), o);
-    }
-    if (rep.error.code == errc::io_error) {
-        throw os_failure{std::make_error_code(std::errc::io_error), path};
-    }
-    return report_dict(py::str(path), rep, file.size());
+    std::shared_ptr<source> s = open_name(name);
+    const file_check c = check_without_gil(s->in, o);
+    if (c.io) throw os_failure{c.io, name};
+    return check_dict(py::str(name), c);
 }
 
 py::dict validate_buffer(const py::buffer& data, const std::string& level_name,
                          const std::string& layout_name, const py::dict& limit_values,
                          unsigned threads) {
     const validate_options o = options_of(level_name, layout_name, limit_values, threads);
-    // Holds the buffer (and so its bytes) until the report is made.
-    const py::buffer_info info = data.request();
-    if (info.itemsize != 1 || info.ndim != 1 || info.strides[0] != 1) {
-        throw py::value_error("expected contiguous bytes");
-    }
-    const std::span<const std::byte> bytes(static_cast<const std::byte*>(info.ptr),
-                                           static_cast<std::size_t>(info.size * info.itemsize));
-    report rep;
+    std::shared_ptr<source> s;
     {
-        py::gil_scoped_release release;
-        rep = validate(bytes, o);
+        // Holds the buffer (and so its bytes) while they are copied.
+        const py::buffer_info info = data.request();
+        s = open_bytes(buffer_bytes(info));
     }
-    return report_dict(py::str("-"), rep, bytes.size());
+    const file_check c = check_without_gil(s->in, o);
+    if (c.io) throw os_failure{c.io, s->path};
+    return check_dict(py::str("-"), c);
 }
 
 // A curve of an open recording: its numbers as views over the bytes.
@@ -301,7 +387,7 @@ class open_recording {
     const source& src() const { return *src_; }
     const recording& rec() const { return src_->rec; }
     py::object buffer() const { return buffer_; }
-    bool mapped() const { return src_->mapped; }
+    bool mapped() const { return src_->shared; }
 
     py::list curves() const {
         py::list l;
@@ -364,9 +450,12 @@ class open_recording {
     }
 
     // Resamples the curves the globs select (all when none) onto the grid from `start` to
-    // `stop` at `rate`: (times, values[rows, curves], paths).
+    // `stop` at `rate`: (times, values[rows, curves], paths). With `curve_major` the values are
+    // laid out curve after curve (Fortran order), so that values.T is contiguous: tidy() then
+    // needs no transposing copy.
     py::tuple sample(double rate, const std::vector<std::string>& globs,
-                     std::optional<double> start, std::optional<double> stop) const {
+                     std::optional<double> start, std::optional<double> stop,
+                     bool curve_major) const {
         // The resampler holds one sampler per curve inline: too large for the stack of a
         // Python thread.
         auto rs = std::make_unique<resampler>(rec());
@@ -382,15 +471,30 @@ class open_recording {
         }
         const std::size_t rows = rs->row_count();
         const std::size_t cols = rs->curves().size();
-        py::array_t<float> times(static_cast<py::ssize_t>(rows));
-        py::array_t<float> values({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(cols)});
+        const auto r = static_cast<py::ssize_t>(rows);
+        const auto c = static_cast<py::ssize_t>(cols);
+        const auto f = static_cast<py::ssize_t>(sizeof(float));
+        py::array_t<float> times(r);
+        py::array_t<float> values({r, c}, curve_major ? std::vector<py::ssize_t>{f, r * f}
+                                                      : std::vector<py::ssize_t>{c * f, f});
         float* t = times.mutable_data();
         float* v = values.mutable_data();
-        read_without_gil(*src_, [&] {
-            for (std::size_t i = 0; i < rows; ++i) {
-                t[i] = *rs->next(std::span<float>(v + i * cols, cols));
-            }
-        });
+        if (!curve_major) {
+            read_without_gil(*src_, [&] {
+                for (std::size_t i = 0; i < rows; ++i) {
+                    t[i] = *rs->next(std::span<float>(v + i * cols, cols));
+                }
+            });
+        } else {
+            // One row at a time in cache, then spread over the columns.
+            std::vector<float> row(cols);
+            read_without_gil(*src_, [&] {
+                for (std::size_t i = 0; i < rows; ++i) {
+                    t[i] = *rs->next(row);
+                    for (std::size_t k = 0; k < cols; ++k) v[k * rows + i] = row[k];
+                }
+            });
+        }
         py::list paths;
         for (const curve_id id : rs->curves()) paths.append(text(curve_path(id)));
         return py::make_tuple(times, values, paths);
@@ -401,15 +505,282 @@ class open_recording {
     py::object buffer_;
 };
 
+// The files `inputanim index` takes for its PATH operands (tools/inputanim/index.cpp), in its
+// order: a folder is walked depth first, each folder's entries in the order it lists them, its
+// subfolders after them, the last found first; links to folders are not followed, links to files
+// are; FIFOs, sockets and devices are left out (opening a FIFO would block). `-` (standard input)
+// and any other operand that is not a folder are files, named: indexed whatever their content.
+struct file_list {
+    std::vector<std::string> paths;
+    std::vector<bool> named;
+    // (path, errno) of an operand that does not exist and of folders that could not be listed.
+    std::vector<std::pair<std::string, int>> missing;
+    std::vector<std::pair<std::string, int>> unlisted;
+
+    void add(std::string path, bool is_named) {
+        paths.push_back(std::move(path));
+        named.push_back(is_named);
+    }
+
+    void add_entry(const std::filesystem::path& path, std::filesystem::file_type type) {
+        namespace fs = std::filesystem;
+        struct stat st {};
+        switch (type) {
+            case fs::file_type::regular:
+                return add(path.native(), false);
+            case fs::file_type::symlink:
+                if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) {
+                    return add(path.native(), false);
+                }
+                return;
+            case fs::file_type::none:
+            case fs::file_type::not_found:
+            case fs::file_type::unknown:
+                // Vanished since the listing, or not stat-able: opening it reports why.
+                return add(path.native(), false);
+            default:
+                return;
+        }
+    }
+
+    void walk(const std::string& root) {
+        namespace fs = std::filesystem;
+        std::vector<fs::path> folders{fs::path(root)};
+        while (!folders.empty()) {
+            const fs::path folder = std::move(folders.back());
+            folders.pop_back();
+            std::error_code ec;
+            fs::directory_iterator it(folder, ec);
+            for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+                std::error_code type_error;
+                const fs::file_type type = it->symlink_status(type_error).type();
+                if (type == fs::file_type::directory) {
+                    folders.push_back(it->path());
+                } else {
+                    add_entry(it->path(), type);
+                }
+            }
+            if (ec) unlisted.emplace_back(folder.native(), ec.value());
+        }
+    }
+
+    void add_operand(const std::string& operand) {
+        if (operand == "-") return add(operand, true);
+        struct stat st {};
+        if (::lstat(operand.c_str(), &st) != 0) {
+            missing.emplace_back(operand, errno);
+            return;
+        }
+        const bool followed = ::stat(operand.c_str(), &st) == 0;
+        if (followed && S_ISDIR(st.st_mode)) return walk(operand);
+        if (followed && !S_ISREG(st.st_mode)) return;
+        // A link that leads nowhere is indexed all the same: opening it reports why.
+        add(operand, true);
+    }
+};
+
+py::tuple list_files(const std::vector<std::string>& operands) {
+    file_list l;
+    {
+        py::gil_scoped_release release;
+        for (const std::string& operand : operands) l.add_operand(operand);
+    }
+    return py::make_tuple(l.paths, l.named, l.missing, l.unlisted);
+}
+
+// What indexing found in one file, as index_pool.hpp's file_result.
+struct indexed_file {
+    enum class outcome : std::uint8_t { recording, not_recording, unreadable };
+    outcome what = outcome::recording;
+    report rep{};
+    std::uint64_t bytes = 0;
+    std::error_code failure;
+    // "unreadable" when the file could not be opened, "io_error" when reading it failed (another
+    // process truncated it).
+    const char* failure_code = "";
+
+    void cut(std::error_code io = std::make_error_code(std::errc::io_error)) {
+        what = outcome::unreadable;
+        failure = io;
+        failure_code = "io_error";
+    }
+};
+
+// True when the bytes start with the magic, or are shorter than it and a prefix of it (an empty
+// file included): a recording, perhaps cut short, which deserves a row with its error.
+bool starts_like_recording(std::span<const std::byte> bytes) {
+    const std::size_t n = std::min<std::size_t>(bytes.size(), sizeof file_magic);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (bytes[i] != static_cast<std::byte>((file_magic >> (8 * i)) & 0xff)) return false;
+    }
+    return true;
+}
+
+// A gzip file or a stream, validated as it is inflated or read. A gzip file found by the walk is
+// a recording when its first inflated bytes are (a prefix of) the magic.
+void index_alone(indexed_file& r, bool named, input& file, const validate_options& how) {
+    if (!named && file.is_mapped()) {
+        std::array<std::byte, sizeof file_magic> head{};
+        std::error_code io;
+        const std::size_t n = recording_head(file, head, io);
+        if (io) return r.cut(io);
+        if (!starts_like_recording({head.data(), n})) {
+            r.what = indexed_file::outcome::not_recording;
+            return;
+        }
+    }
+    const file_check c = validate_input(file, how);
+    if (c.io) return r.cut(c.io);
+    r.rep = c.rep;
+    r.bytes = c.bytes;
+}
+
+// Indexes files [first, first + count) (count <= batch_width) as `inputanim index` does, into
+// results[first - start, ...): plain files mapped and validated together by the many-inputs
+// validate, which overlaps their cache misses; gzip files and streams one at a time.
+void index_batch(const file_list& files, std::size_t start, std::size_t first, std::size_t count,
+                 std::span<indexed_file> results, const validate_options& how) {
+    std::array<input, batch_width> opened;
+    std::array<std::span<const std::byte>, batch_width> inputs;
+    std::array<report, batch_width> reports;
+    std::array<indexed_file*, batch_width> targets{};
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        indexed_file& r = results[first - start + i];
+        const bool named = files.named[first + i];
+        opened[i] = input::open(files.paths[first + i], r.failure);
+        if (r.failure) {
+            r.what = indexed_file::outcome::unreadable;
+            r.failure_code = "unreadable";
+            continue;
+        }
+        const std::span<const std::byte> bytes = opened[i].mapped();
+        r.bytes = bytes.size();
+        bool gzip = false;
+        if (opened[i].is_mapped()) {
+            const std::error_code io = guarded(bytes, [&] {
+                gzip =
+                    bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b};
+            });
+            if (io) {
+                r.cut(io);
+                continue;
+            }
+        }
+        if (!opened[i].is_mapped() || gzip) {
+            index_alone(r, named, opened[i], how);
+            continue;
+        }
+        bool looks = true;
+        if (!named && guarded(bytes, [&] { looks = starts_like_recording(bytes); })) {
+            r.cut();
+            continue;
+        }
+        if (!looks) {
+            r.what = indexed_file::outcome::not_recording;
+            continue;
+        }
+        inputs[n] = bytes;
+        targets[n++] = &r;
+    }
+    validate({inputs.data(), n}, {reports.data(), n}, how);
+    for (std::size_t k = 0; k < n; ++k) {
+        if (reports[k].error.code == errc::io_error) {
+            targets[k]->cut();
+        } else {
+            targets[k]->rep = reports[k];
+        }
+    }
+}
+
+// The rows of `inputanim index --jsonl` for the files, in their order (files that are not
+// recordings have none), read by `jobs` threads without the GIL. A window of files at a time,
+// which bounds the memory the reports take.
+py::list index_files(const std::vector<std::string>& paths, const std::vector<bool>& named,
+                     unsigned jobs, const std::string& level_name, const std::string& layout_name,
+                     const py::dict& limit_values) {
+    if (paths.size() != named.size()) throw py::value_error("paths and named differ in length");
+    const validate_options how = options_of(level_name, layout_name, limit_values, 1);
+    file_list files;
+    files.paths = paths;
+    files.named = named;
+    jobs = std::max(1u, jobs);
+    const std::size_t window = std::size_t{512} * batch_width * jobs;
+    std::vector<indexed_file> results;
+    py::list rows;
+    for (std::size_t start = 0; start < paths.size(); start += window) {
+        const std::size_t end = std::min(paths.size(), start + window);
+        results.assign(end - start, indexed_file{});
+        {
+            py::gil_scoped_release release;
+            std::atomic<std::size_t> next{start};
+            const auto run = [&] {
+                for (;;) {
+                    const std::size_t first = next.fetch_add(batch_width);
+                    if (first >= end) return;
+                    index_batch(files, start, first, std::min(batch_width, end - first), results,
+                                how);
+                }
+            };
+            std::vector<std::thread> threads;
+            for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(run);
+            run();
+            for (std::thread& t : threads) t.join();
+        }
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            const indexed_file& r = results[i];
+            const std::string& path = paths[start + i];
+            if (r.what == indexed_file::outcome::not_recording) continue;
+            if (r.what == indexed_file::outcome::unreadable) {
+                py::dict e;
+                e["code"] = r.failure_code;
+                e["message"] = text(r.failure.message());
+                py::dict d;
+                d["path"] = text(path);
+                d["valid"] = false;
+                d["error"] = e;
+                rows.append(d);
+                continue;
+            }
+            rows.append(report_dict(text(path), r.rep, r.bytes));
+        }
+    }
+    return rows;
+}
+
 // (Recording, None) for a structurally valid input, else (None, the error as validate reports
-// it).
-py::tuple open_path(const std::string& path, bool copy, const std::string& layout_name) {
+// it). A mapped file's structure is read with pread first (`by_reads`): opening then touches no
+// page of the mapping, whose first touches cost far more than the reads (docs/PERFORMANCE.md);
+// the walk over the mapping gives the verdict when that does not succeed.
+py::tuple open_source(std::shared_ptr<source> src, bool copy, const std::string& layout_name,
+                      bool by_reads) {
     const layout_choice layout = layout_named(layout_name);
-    std::shared_ptr<source> src = load_input(path, copy);
-    error e{};
-    read_without_gil(*src, [&] { e = src->rec.open(src->bytes, read_options{layout, {}}); });
+    error e = load_whole(*src, layout, copy);
+    if (e) return py::make_tuple(py::none(), error_dict(e));
+    const read_options options{layout, {}};
+    bool done = false;
+    if (by_reads && src->mapped && src->in.descriptor() >= 0) {
+        py::gil_scoped_release release;
+        done = src->rec.open_by_reads(src->bytes, src->in.descriptor(), options);
+    }
+    if (!done) read_without_gil(*src, [&] { e = src->rec.open(src->bytes, options); });
     if (e) return py::make_tuple(py::none(), error_dict(e));
     return py::make_tuple(open_recording(std::move(src)), py::none());
+}
+
+py::tuple open_path(const std::string& name, bool copy, const std::string& layout_name,
+                    bool by_reads) {
+    return open_source(open_name(name), copy, layout_name, by_reads);
+}
+
+py::tuple open_buffer(const py::buffer& data, const std::string& layout_name) {
+    std::shared_ptr<source> s;
+    {
+        const py::buffer_info info = data.request();
+        s = open_bytes(buffer_bytes(info));
+    }
+    // The memory file is already a private copy.
+    return open_source(std::move(s), false, layout_name, true);
 }
 
 }  // namespace
@@ -465,13 +836,18 @@ PYBIND11_MODULE(_core, m) {
         .def("check", &open_recording::check)
         .def("markers", &open_recording::markers)
         .def("sample", &open_recording::sample, py::arg("rate"), py::arg("globs"), py::arg("start"),
-             py::arg("stop"));
+             py::arg("stop"), py::arg("curve_major") = false);
 
-    m.def("open", &open_path, py::arg("path"), py::arg("copy"), py::arg("layout"));
-    m.def("validate_path", &validate_path, py::arg("path"), py::arg("level"), py::arg("layout"),
+    m.def("open", &open_path, py::arg("path"), py::arg("copy"), py::arg("layout"),
+          py::arg("by_reads") = true);
+    m.def("open_buffer", &open_buffer, py::arg("data"), py::arg("layout"));
+    m.def("validate_name", &validate_name, py::arg("path"), py::arg("level"), py::arg("layout"),
           py::arg("limits"), py::arg("threads"));
     m.def("validate_buffer", &validate_buffer, py::arg("data"), py::arg("level"), py::arg("layout"),
           py::arg("limits"), py::arg("threads"));
+    m.def("list_files", &list_files, py::arg("operands"));
+    m.def("index_files", &index_files, py::arg("paths"), py::arg("named"), py::arg("jobs"),
+          py::arg("level"), py::arg("layout"), py::arg("limits"));
     m.def("upload_limits", &upload_limits_dict);
     m.def("curve_paths", [] {
         py::list l;

@@ -2,13 +2,17 @@
 test passes), recordings it generates, and the June 2019 recordings (INPUTANIM_RECORDINGS_DIR)."""
 
 import csv
+import gzip
 import io
 import json
+import math
 import os
 import pathlib
+import shutil
 import subprocess
 
 import numpy as np
+import pandas as pd
 import pytest
 
 # The 16 bytes that make a June 2019 body a v1.0 file (recordings/README.md).
@@ -117,3 +121,65 @@ def june_file(request, recordings_dir, tmp_path):
     path = tmp_path / request.param
     path.write_bytes(V10_HEADER + body.read_bytes())
     return path
+
+
+def make_tree(cli, root):
+    """A tree of recordings of every layout, with an invalid one, an empty one, gzip ones, files
+    that are no recording, a link to a file and a link to a folder (not followed)."""
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "c").mkdir()
+    run(cli, "gen", "-o", root / "a" / "compact.bin", "--seconds", "2", "--markers", "2")
+    run(cli, "gen", "-o", root / "a" / "full.bin", "--seconds", "2", "--layout", "full")
+    run(cli, "gen", "-o", root / "a" / "b" / "v10.bin", "--seconds", "1", "--version", "1.0")
+    run(cli, "gen", "-o", root / "c" / "hands.bin", "--seconds", "1", "--no-camera",
+        "--no-gaze")
+    data = (root / "a" / "compact.bin").read_bytes()
+    (root / "invalid.bin").write_bytes(data[:len(data) // 3])
+    (root / "a" / "b" / "empty.bin").write_bytes(b"")
+    (root / "packed.bin.gz").write_bytes(gzip.compress(data))
+    (root / "c" / "packed-no-suffix").write_bytes(gzip.compress((root / "c" / "hands.bin")
+                                                                .read_bytes()))
+    (root / "c" / "notes.txt").write_text("not a recording\n")
+    (root / "c" / "notes.gz").write_bytes(gzip.compress(b"not a recording either\n"))
+    os.symlink(root / "a" / "full.bin", root / "c" / "link-to-full.bin")
+    os.symlink(root / "a", root / "c" / "link-to-a")
+    for i in range(12):
+        shutil.copyfile(root / "a" / "full.bin", root / "c" / f"copy-{i:02}.bin")
+    return root
+
+
+@pytest.fixture(scope="session")
+def tree(cli, tmp_path_factory):
+    return make_tree(cli, tmp_path_factory.mktemp("index") / "tree")
+
+
+def cli_rows(cli, *args):
+    out = run(cli, "index", "--jsonl", "-", *map(str, args), check=False)
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def frame_rows(frame):
+    """The frame's rows as the JSON objects of `index --jsonl`: nulls (NaN, NA) as None, and the
+    fields the command leaves out (None in the frame) dropped."""
+    rows = []
+    for record in frame.to_dict("records"):
+        row = {}
+        for key, value in record.items():
+            if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+                continue
+            if isinstance(value, (np.integer, np.bool_)):
+                value = value.item()
+            row[key] = value
+        rows.append(row)
+    return rows
+
+
+def without_nulls(rows):
+    return [{k: v for k, v in row.items() if v is not None} for row in rows]
+
+
+def assert_same_rows(frame, expected):
+    got = frame_rows(frame)
+    assert [r["path"] for r in got] == [r["path"] for r in expected]
+    for g, e in zip(got, without_nulls(expected)):
+        assert g == e

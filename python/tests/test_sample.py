@@ -78,11 +78,24 @@ def test_tidy_is_a_long_frame_of_source_joint_channel_value(generated):
     column = rec.columns().index("hand.right.joint.IndexTip.rotation.w")
     assert_same_bits(tip["time"].to_numpy(), times)
     assert_same_bits(tip["value"].to_numpy(), values[:, column])
+    # Every value, curve after curve.
+    assert_same_bits(tidy["value"].to_numpy(), values.T.reshape(-1))
+    assert_same_bits(tidy["time"].to_numpy(), np.tile(times, cols))
     tracked = tidy[(tidy.source == "hand.left") & (tidy.channel == "tracked")]
     assert len(tracked) == rows and tracked["joint"].isna().all()
     camera = tidy[tidy.source == "camera"]
     assert set(camera["channel"]) == {"position.x", "position.y", "position.z", "rotation.x",
                                       "rotation.y", "rotation.z", "rotation.w"}
+
+
+def test_curve_major_sampling_is_the_same_values_laid_out_by_curve(generated_file):
+    # What tidy() samples with: a Fortran-ordered array of the same values.
+    rec = inputanim.open(generated_file)
+    times, values = rec.sample(30)
+    t, by_curve, paths = rec._core.sample(30.0, [], None, None, curve_major=True)
+    assert by_curve.flags.f_contiguous and paths == rec.columns()
+    assert_same_bits(t, times)
+    assert_same_bits(np.ascontiguousarray(by_curve), values)
 
 
 def test_poses_are_n_by_7_and_rays_n_by_6(generated):

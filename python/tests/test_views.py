@@ -154,3 +154,32 @@ def test_warnings_of_the_june_2019_recordings_are_those_of_the_command(cli, june
     rec = inputanim.open(june_file)
     assert rec.warnings == cli_report(cli, june_file)["warnings"]
     assert rec.check() == (rec.warnings, None)
+
+
+def assert_same_recording(a, b):
+    assert a.summary == b.summary
+    ca, cb = a.curves(), b.curves()
+    assert [(c.path, c.offset, len(c), c.pre_wrap, c.post_wrap) for c in ca] == [
+        (c.path, c.offset, len(c), c.pre_wrap, c.post_wrap) for c in cb]
+    for x, y in zip(ca, cb):
+        assert_same_bits(x.times, y.times)
+        assert_same_bits(x.values, y.values)
+    assert a.markers() is None and b.markers() is None or (
+        list(a.markers()[1]) == list(b.markers()[1]))
+
+
+@pytest.mark.parametrize("layout", ["auto", "compact", "full"])
+def test_opening_by_reads_gives_what_the_walk_of_the_mapping_gives(generated_file, layout):
+    # open() reads a mapped file's structure with pread (no page of the mapping touched) and
+    # falls back on the walk of the mapping; both must give the same recording.
+    by_reads, e1 = inputanim._core.open(str(generated_file), False, layout, by_reads=True)
+    walked, e2 = inputanim._core.open(str(generated_file), False, layout, by_reads=False)
+    assert e1 == e2
+    if walked is not None:
+        assert_same_recording(by_reads, walked)
+
+
+def test_opening_by_reads_the_june_2019_recordings(june_file):
+    by_reads, _ = inputanim._core.open(str(june_file), False, "auto", by_reads=True)
+    walked, _ = inputanim._core.open(str(june_file), False, "auto", by_reads=False)
+    assert_same_recording(by_reads, walked)

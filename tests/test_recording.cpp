@@ -1,0 +1,167 @@
+// Specification of recording::open_by_reads: on a structurally sound file it builds the table
+// and summary open() builds, with its keyframe views in the mapping given, without reading the
+// mapping; on anything else it declines (false, an empty recording) and leaves the verdict to
+// open().
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/builders.hpp"
+#include "support/validation_cases.hpp"
+
+using namespace inputanim;
+using namespace inputanim::testing;
+
+namespace {
+
+// A file written to disk and open for reads, removed at the end.
+class disk_file {
+  public:
+    explicit disk_file(const bytes& b)
+        : path_(write_bytes(std::filesystem::path(::testing::TempDir()) /
+                                ("by_reads_" + std::to_string(::getpid()) + ".bin"),
+                            b)),
+          fd_(::open(path_.c_str(), O_RDONLY | O_CLOEXEC)) {}
+    ~disk_file() {
+        ::close(fd_);
+        std::filesystem::remove(path_);
+    }
+    disk_file(const disk_file&) = delete;
+    disk_file& operator=(const disk_file&) = delete;
+    int fd() const { return fd_; }
+
+  private:
+    std::string path_;
+    int fd_;
+};
+
+// Address space the size of the file that cannot be read at all: a walk that read it would die
+// with SIGSEGV.
+class unreadable_region {
+  public:
+    explicit unreadable_region(std::size_t size) : size_(size == 0 ? 1 : size) {
+        p_ = ::mmap(nullptr, size_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    }
+    ~unreadable_region() { ::munmap(p_, size_); }
+    unreadable_region(const unreadable_region&) = delete;
+    unreadable_region& operator=(const unreadable_region&) = delete;
+    std::span<const std::byte> bytes(std::size_t size) const {
+        return {static_cast<const std::byte*>(p_), size};
+    }
+
+  private:
+    std::size_t size_;
+    void* p_;
+};
+
+void expect_same_table(const recording& a, const recording& b) {
+    EXPECT_EQ(summary_difference(a.summary(), b.summary()), "");
+    EXPECT_EQ(a.summary().bytes, b.summary().bytes);
+    EXPECT_EQ(a.header().layout, b.header().layout);
+    EXPECT_EQ(a.header().curve_count, b.header().curve_count);
+    ASSERT_EQ(a.curves().size(), b.curves().size());
+    for (std::size_t i = 0; i < a.curves().size(); ++i) {
+        const curve_view& x = a.curves()[i];
+        const curve_view& y = b.curves()[i];
+        EXPECT_EQ(x.id, y.id);
+        EXPECT_EQ(x.index, y.index);
+        EXPECT_EQ(x.kind, y.kind);
+        EXPECT_EQ(x.pre_wrap, y.pre_wrap);
+        EXPECT_EQ(x.post_wrap, y.post_wrap);
+        EXPECT_EQ(x.offset, y.offset);
+        EXPECT_EQ(x.keys.data(), y.keys.data());
+        EXPECT_EQ(x.keys.size(), y.keys.size());
+        EXPECT_EQ(x.keys.stride(), y.keys.stride());
+        EXPECT_EQ(a.find(x.id), &x);
+        EXPECT_EQ(b.find(y.id), &y);
+    }
+    ASSERT_EQ(a.markers().size(), b.markers().size());
+    auto m = b.markers().begin();
+    for (const marker_view& x : a.markers()) {
+        EXPECT_EQ(x.offset, m->offset);
+        EXPECT_EQ(x.name, m->name);
+        ++m;
+    }
+}
+
+std::vector<read_options> every_layout_choice() {
+    std::vector<read_options> out;
+    for (const layout_choice l :
+         {layout_choice::automatic, layout_choice::compact, layout_choice::full}) {
+        out.push_back(read_options{l, {}});
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(RecordingByReads, SoundFilesGiveTheTableOpenGivesOthersAreDeclined) {
+    for (const bytes& b : mixed_files()) {
+        const disk_file file(b);
+        for (const read_options& o : every_layout_choice()) {
+            recording walked;
+            const error e = walked.open(view(b), o);
+            recording read;
+            const bool done = read.open_by_reads(view(b), file.fd(), o);
+            EXPECT_EQ(done, !e) << describe(e) << " (" << b.size() << " bytes)";
+            if (done) {
+                expect_same_table(walked, read);
+            } else {
+                EXPECT_TRUE(read.curves().empty());
+                EXPECT_EQ(read.summary().curves, 0u);
+            }
+        }
+    }
+}
+
+TEST(RecordingByReads, TheMappingIsNotRead) {
+    for (const shape s : all_shapes) {
+        const bytes b = small_file(s);
+        const disk_file file(b);
+        const unreadable_region region(b.size());
+        recording walked;
+        ASSERT_FALSE(walked.open(view(b)));
+        recording read;
+        ASSERT_TRUE(read.open_by_reads(region.bytes(b.size()), file.fd())) << shape_name(s);
+        EXPECT_EQ(summary_difference(walked.summary(), read.summary()), "");
+        ASSERT_EQ(read.curves().size(), walked.curves().size());
+        for (std::size_t i = 0; i < read.curves().size(); ++i) {
+            EXPECT_EQ(read.curves()[i].keys.data() - region.bytes(b.size()).data(),
+                      walked.curves()[i].keys.data() - view(b).data());
+        }
+    }
+}
+
+TEST(RecordingByReads, LimitsAndLongMarkerListsAreLeftToOpen) {
+    const bytes b = small_file(shape::v11_compact);
+    const disk_file file(b);
+    read_options o;
+    o.limits.max_markers = 1;
+    recording walked;
+    EXPECT_EQ(walked.open(view(b), o).code, errc::limit_exceeded);
+    recording read;
+    EXPECT_FALSE(read.open_by_reads(view(b), file.fd(), o));
+
+    model m = small_model(shape::v11_compact);
+    m.markers = std::vector<marker>(400, marker{1.0f, "a marker name of some length"});
+    const bytes many = write(m);
+    const disk_file long_list(many);
+    recording all;
+    EXPECT_FALSE(all.open(view(many)));
+    EXPECT_FALSE(read.open_by_reads(view(many), long_list.fd()));
+}
+
+TEST(RecordingByReads, AFileShorterThanTheMappingIsDeclined) {
+    const bytes b = small_file(shape::v11_full);
+    const disk_file file(bytes(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(b.size() / 2)));
+    recording read;
+    // The mapping claims the whole file; the reads find it cut.
+    EXPECT_FALSE(read.open_by_reads(view(b), file.fd()));
+    EXPECT_TRUE(read.curves().empty());
+}
