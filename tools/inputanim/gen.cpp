@@ -18,7 +18,7 @@ namespace {
 
 // Ceilings that keep a mistyped number from filling a disk (docs/CLI.md gives the sizes). A day
 // of recording is about 3.3 GB thinned (14 GB compact and 48 GB full with --raw); ten million
-// markers about 250 MB; a hundred thousand recordings of the default 10 s about 40 GB.
+// markers about 220 MB; a hundred thousand recordings of the default 10 s about 40 GB.
 constexpr double max_seconds = 86400;
 constexpr std::uint64_t max_markers = 10'000'000;
 constexpr std::uint64_t max_count = 100'000;

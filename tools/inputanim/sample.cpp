@@ -209,7 +209,9 @@ command add_sample_command(CLI::App& app) {
     cmd->add_option("FILE", o->file,
                     "The recording (.bin, or gzip-compressed: .bin.gz; - for standard input)")
         ->required();
-    cmd->add_option("--rate", o->rate, "Grid points per second")
+    cmd->add_option("--rate", o->rate,
+                    "Grid points per second (points that round to the same float32 time are "
+                    "one row)")
         ->required()
         ->transform(positive_number())
         ->type_name("R");
