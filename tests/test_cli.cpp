@@ -611,3 +611,64 @@ TEST_F(Cli, RealJuneRecordingIsValidAndMatchesItsReadme) {
 }
 
 }  // namespace
+
+// --- a failed write of stdout ------------------------------------------------------------------
+
+TEST_F(Cli, ValidateAndInfoReportAFailedWriteOfStdoutAndExitThree) {
+    const std::string f = write_file("ok.bin", without_warnings(small_model(shape::v11_compact)));
+    expect_failed_stdout_is_reported({"validate", f});
+    expect_failed_stdout_is_reported({"validate", "--json", f});
+    expect_failed_stdout_is_reported({"info", f});
+    expect_failed_stdout_is_reported({"info", "--json", f});
+}
+
+TEST_F(Cli, AFailedWriteOfStdoutWinsOverAnInvalidFile) {
+    const std::string f = write_file("unsorted.bin", unsorted_model());
+    EXPECT_EQ(run({"validate", f}).status, 1);
+    expect_failed_stdout_is_reported({"validate", f});
+}
+
+// --- names in human-readable text -------------------------------------------------------------
+
+TEST_F(Cli, AFileNameCannotForgeALineOfValidatesOutput) {
+    const std::string f =
+        write_file("x.bin\nfake.bin: valid", without_warnings(small_model(shape::v11_compact)));
+    const run_result r = run({"validate", f, path("missing\n.bin")});
+    EXPECT_EQ(r.status, 3);
+    ASSERT_EQ(lines_of(r.out).size(), 1u) << r.out;
+    EXPECT_EQ(r.out, path("x.bin") + "\\nfake.bin: valid: valid\n");
+    ASSERT_EQ(lines_of(r.err).size(), 1u) << r.err;
+    EXPECT_NE(r.err.find("missing\\n.bin: "), std::string::npos) << r.err;
+    const run_result info = run({"info", f});
+    EXPECT_EQ(info.out.substr(0, info.out.find('\n')),
+              path("x.bin") + "\\nfake.bin: valid: valid (level structure)");
+}
+
+TEST_F(Cli, ControlCharactersAndBytesThatAreNotUtf8AreEscapedCStyle) {
+    const bytes b = write(without_warnings(small_model(shape::v11_compact)));
+    struct escape_case {
+        std::string name;
+        std::string shown;
+    };
+    // Line breaks and tabs by letter; other C0 controls, DEL, C1 controls (U+0080 to U+009F,
+    // byte by byte) and bytes that are not UTF-8 as \xNN; a backslash doubled; valid UTF-8 kept.
+    const std::vector<escape_case> cases = {
+        {"tab\tcr\r", "tab\\tcr\\r"},
+        {"esc\x1b[2Jbell\x07", "esc\\x1B[2Jbell\\x07"},
+        {"del\x7f", "del\\x7F"},
+        {"csi\xc2\x9b"
+         "31m",
+         "csi\\xC2\\x9B31m"},
+        {"latin1 \xe9t\xe9", "latin1 \\xE9t\\xE9"},
+        {"cut \xe2\x82", "cut \\xE2\\x82"},
+        {"overlong \xc0\xaf", "overlong \\xC0\\xAF"},
+        {"back\\slash", "back\\\\slash"},
+        {"caf\xc3\xa9 \xe3\x83\x9e \xf0\x9f\x8e\xaf", "caf\xc3\xa9 \xe3\x83\x9e \xf0\x9f\x8e\xaf"},
+    };
+    for (const escape_case& c : cases) {
+        const std::string f = write_file(c.name + ".bin", b);
+        const run_result r = run({"validate", f});
+        EXPECT_EQ(r.status, 0) << c.shown;
+        EXPECT_EQ(r.out, path(c.shown + ".bin") + ": valid\n");
+    }
+}

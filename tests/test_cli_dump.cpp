@@ -351,3 +351,10 @@ TEST_F(DumpCli, BadOptionsAreUsageErrors) {
 }
 
 }  // namespace
+
+TEST_F(DumpCli, AFailedWriteOfStdoutExitsThree) {
+    const std::string f = write_file("small.bin", small_model(shape::v11_full));
+    expect_failed_stdout_is_reported({"dump", f});
+    expect_failed_stdout_is_reported({"dump", f, "--format", "csv"});
+    expect_failed_stdout_is_reported({"dump", f, "--format", "csv", "--markers"});
+}

@@ -98,3 +98,53 @@ TEST_F(GenCli, AnUnwritableOutputExitsThree) {
     EXPECT_EQ(r.status, 3);
     EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
 }
+
+TEST_F(GenCli, CeilingsBoundMarkersCountAndSeconds) {
+    const std::string out = path("x.bin");
+    const run_result markers = run({"gen", "-o", out, "--markers", "10000001"});
+    EXPECT_EQ(markers.status, 2);
+    EXPECT_NE(markers.err.find("10000001 is above the largest accepted value 10000000"),
+              std::string::npos)
+        << markers.err;
+    const run_result count = run({"gen", "--count", "100001", "--dir", path("d")});
+    EXPECT_EQ(count.status, 2);
+    EXPECT_NE(count.err.find("100001 is above the largest accepted value 100000"),
+              std::string::npos)
+        << count.err;
+    EXPECT_EQ(run({"gen", "--count", "0", "--dir", path("d")}).status, 2);
+    const run_result seconds = run({"gen", "-o", out, "--seconds", "86401"});
+    EXPECT_EQ(seconds.status, 2);
+    EXPECT_NE(seconds.err.find("86401 is above the largest accepted value 86400"),
+              std::string::npos)
+        << seconds.err;
+    EXPECT_FALSE(std::filesystem::exists(out)) << "nothing is written for a refused option";
+    // At the ceilings themselves the options are accepted (a short recording keeps it quick).
+    ASSERT_EQ(run({"gen", "-o", out, "--seconds", "0.5", "--markers", "10000"}).status, 0);
+    EXPECT_EQ(validate_file(out).summary.markers, 10000u);
+}
+
+TEST_F(GenCli, RangeMessagesPrintShortNumbers) {
+    // CLI11's own range check prints a double's every digit (309 of them for 1e308).
+    for (const std::string value : {"1e308", "-1", "1e999", "-1e999"}) {
+        const run_result r = run({"gen", "-o", path("x.bin"), "--seconds=" + value});
+        EXPECT_EQ(r.status, 2) << value;
+        EXPECT_LT(r.err.size(), 200u) << r.err;
+        EXPECT_EQ(r.err.find("0000000000"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(value), std::string::npos) << r.err;
+    }
+    const run_result nan = run({"gen", "-o", path("x.bin"), "--seconds", "nan"});
+    EXPECT_EQ(nan.status, 2);
+    EXPECT_NE(nan.err.find("'nan' is not a decimal number"), std::string::npos) << nan.err;
+    const run_result negative = run({"gen", "-o", path("x.bin"), "--markers=-5"});
+    EXPECT_EQ(negative.status, 2);
+    EXPECT_NE(negative.err.find("'-5' is not a non-negative decimal integer"), std::string::npos)
+        << negative.err;
+}
+
+TEST_F(GenCli, AFullDeviceIsAFailedWriteThatExitsThree) {
+    const run_result r = run({"gen", "-o", "/dev/full", "--seconds", "1"});
+    EXPECT_EQ(r.status, 3);
+    EXPECT_NE(r.err.find("inputanim: /dev/full: cannot write: No space left on device"),
+              std::string::npos)
+        << r.err;
+}

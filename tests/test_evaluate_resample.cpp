@@ -176,7 +176,7 @@ TEST(ResampleGrid, GridErrorsAreErrorCodesOfTheirOwnCategory) {
         EXPECT_FALSE(ec.message().empty());
     }
     EXPECT_EQ(std::error_code(grid_error::bad_rate).message(),
-              "the rate is not a positive finite number");
+              "the rate is not a positive finite number with a finite step 1 / rate");
     EXPECT_NE(std::error_code(grid_error::bad_rate), std::error_code(errc::truncated));
 }
 
@@ -203,7 +203,7 @@ TEST(ResampleGrid, ARecordingWithoutKeysNeedsBothEnds) {
     EXPECT_EQ(grid_error_name(grid_error::no_keys), "no_keys");
 }
 
-TEST(ResampleGrid, MoreRowsThanDoublesCountExactlyAreRefused) {
+TEST(ResampleGrid, MorePointsThanDoublesTellApartAreRefused) {
     const opened o(moving_model(shape::v11_compact));
     resampler rs(o.rec);
     EXPECT_EQ(rs.set_grid(1e300, 0.0, 1.0), grid_error::too_many_rows);
@@ -282,4 +282,133 @@ TEST(ResampleRows, RewindStartsAgainWithTheSameValues) {
         EXPECT_EQ(again, expected);
     }
     EXPECT_FALSE(rs.next(again));
+}
+
+namespace {
+
+// The distinct float times of the grid's points, found by going through every point: what the
+// resampler must produce without doing so.
+std::vector<float> distinct_times_by_brute_force(double from, double to, double rate,
+                                                 std::uint64_t points) {
+    std::vector<float> times;
+    for (std::uint64_t i = 0; i < points; ++i) {
+        const auto t = static_cast<float>(std::min(from + static_cast<double>(i) / rate, to));
+        if (times.empty() || t != times.back()) times.push_back(t);
+    }
+    return times;
+}
+
+}  // namespace
+
+TEST(ResampleGrid, AnInstantFarFromZeroIsOneRowAndEndsAtOnce) {
+    const opened o(moving_model(shape::v11_compact));
+    resampler rs(o.rec);
+    rs.select_all();
+    // At 1e30 a step of 1/60 does not change a double: a grid walked by adding steps never ends.
+    for (const double t : {1e30, 1e20, -3e38, 3.4028234663852886e38}) {
+        ASSERT_EQ(rs.set_grid(60.0, t, t), grid_error::none) << t;
+        EXPECT_EQ(rs.point_count(), 1u) << t;
+        EXPECT_EQ(rs.row_count(), 1u) << t;
+        std::vector<float> row(rs.curves().size());
+        ASSERT_TRUE(rs.next(row));
+        EXPECT_FALSE(rs.next(row));
+    }
+}
+
+TEST(ResampleGrid, PointsThatShareAFloatTimeAreOneRow) {
+    const opened o(moving_model(shape::v11_compact));
+    resampler rs(o.rec);
+    // Floats near 1e20 are 2^43 (8.8e12) apart: 1e14 + 1 points at 1 Hz hit every float from
+    // float(1e20) to float(1e20 + 1e14), each once.
+    const double from = 1e20;
+    const double to = 1e20 + 1e14;
+    ASSERT_EQ(rs.set_grid(1.0, from, to), grid_error::none);
+    EXPECT_EQ(rs.point_count(), 100000000000001u);
+    const auto first = std::bit_cast<std::uint32_t>(static_cast<float>(from));
+    const auto last = std::bit_cast<std::uint32_t>(static_cast<float>(to));
+    ASSERT_EQ(rs.row_count(), last - first + 1u);
+    std::vector<float> row;
+    for (std::uint32_t bits = first; bits <= last; ++bits) {
+        const auto t = rs.next(row);
+        ASSERT_TRUE(t);
+        EXPECT_EQ(std::bit_cast<std::uint32_t>(*t), bits);
+    }
+    EXPECT_FALSE(rs.next(row));
+}
+
+TEST(ResampleGrid, RowsAreTheDistinctFloatTimesOfThePoints) {
+    const opened o(moving_model(shape::v11_compact));
+    resampler rs(o.rec);
+    rs.select("camera.**");
+    struct grid {
+        double from, to, rate;
+    };
+    // Steps below the float spacing, across a change of spacing (2^24, 1), across zero, and
+    // steps just above and below one spacing, where some points share a time and others do not.
+    for (const grid g :
+         {grid{16777216.0 - 100.0, 16777216.0 + 300.0, 3.0}, grid{1.0 - 1e-4, 1.0 + 1e-4, 1e10},
+          grid{-2e-4, 1e-4, 3e8}, grid{1e6, 1e6 + 1.0, 16.5}, grid{1e6, 1e6 + 1.0, 15.5},
+          grid{-3e7, -3e7 + 500.0, 0.7}}) {
+        ASSERT_EQ(rs.set_grid(g.rate, g.from, g.to), grid_error::none) << g.from;
+        const std::vector<float> expected =
+            distinct_times_by_brute_force(g.from, g.to, g.rate, rs.point_count());
+        ASSERT_EQ(rs.row_count(), expected.size()) << g.from << " " << g.rate;
+        std::vector<float> row(rs.curves().size());
+        for (std::size_t k = 0; k < expected.size(); ++k) {
+            const auto t = rs.next(row);
+            ASSERT_TRUE(t);
+            ASSERT_EQ(*t, expected[k]) << g.from << " row " << k;
+            EXPECT_EQ(rs.position(), k + 1);
+            if (k % 97 == 0) {
+                EXPECT_EQ(rs.row_time(k), expected[k]) << g.from << " row " << k;
+            }
+            for (std::size_t c = 0; c < row.size(); ++c) {
+                ASSERT_TRUE(same_bits(row[c], evaluate(*o.rec.find(rs.curves()[c]), *t)));
+            }
+        }
+        EXPECT_FALSE(rs.next(row));
+    }
+}
+
+TEST(ResampleGrid, ACeilingRefusesLargerGridsBeforeAnyRow) {
+    const opened o(moving_model(shape::v11_compact));
+    resampler rs(o.rec);
+    // Every point its own row: 11 rows from 0 to 2.5 at 4 Hz.
+    EXPECT_EQ(rs.set_grid(4.0, std::nullopt, std::nullopt, 11), grid_error::none);
+    EXPECT_EQ(rs.row_count(), 11u);
+    EXPECT_EQ(rs.set_grid(4.0, std::nullopt, std::nullopt, 10), grid_error::too_many_rows);
+    EXPECT_EQ(rs.row_count(), 0u);
+    EXPECT_EQ(rs.point_count(), 11u);
+    // 2.5e12 points sharing about a billion float times: refused after counting just past the
+    // ceiling, not after a billion rows.
+    EXPECT_EQ(rs.set_grid(1e12, std::nullopt, std::nullopt, 10000), grid_error::too_many_rows);
+    EXPECT_EQ(rs.point_count(), 2500000000001u);
+    EXPECT_EQ(rs.row_count(), 0u);
+    // Points sharing times: the ceiling counts rows, not points.
+    ASSERT_EQ(rs.set_grid(1e10, 1.0 - 1e-4, 1.0 + 1e-4), grid_error::none);
+    const std::uint64_t rows = rs.row_count();
+    EXPECT_LT(rows, rs.point_count());
+    EXPECT_EQ(rs.set_grid(1e10, 1.0 - 1e-4, 1.0 + 1e-4, rows), grid_error::none);
+    EXPECT_EQ(rs.set_grid(1e10, 1.0 - 1e-4, 1.0 + 1e-4, rows - 1), grid_error::too_many_rows);
+}
+
+TEST(ResampleGrid, ARateWhoseStepOverflowsIsRefused) {
+    const opened o(moving_model(shape::v11_compact));
+    resampler rs(o.rec);
+    EXPECT_EQ(rs.set_grid(1e-310, 0.0, 1.0), grid_error::bad_rate);
+    ASSERT_EQ(rs.set_grid(1e-300, 0.0, 1.0), grid_error::none);
+    EXPECT_EQ(rs.row_count(), 1u);
+}
+
+TEST(ResampleGrid, APointPastTheEndByLessThanAMillionthOfAStepIsTheEnd) {
+    const opened o(moving_model(shape::v11_compact));
+    resampler rs(o.rec);
+    // 0.1 + 2 / 10 is 0.30000000000000004 in double; the row is at 0.3 itself.
+    ASSERT_EQ(rs.set_grid(10.0, 0.1, 0.3), grid_error::none);
+    EXPECT_EQ(rs.row_time(2), 0.3f);
+    // The largest float with a huge step: the second point is clamped to the end, not infinity.
+    const double top = std::numeric_limits<float>::max();
+    ASSERT_EQ(rs.set_grid(1.0 / (2.0 * top) * (1.0 - 1e-7), -top, top), grid_error::none);
+    ASSERT_EQ(rs.row_count(), 2u);
+    EXPECT_EQ(rs.row_time(1), std::numeric_limits<float>::max());
 }

@@ -105,13 +105,14 @@ std::optional<bool> hand_pinching(const recording& rec, side s, float t) noexcep
 // Why a time grid was refused.
 enum class grid_error : std::uint8_t {
     none,
-    // The rate is not finite or not positive.
+    // The rate is not finite, not positive, or so small that the step 1 / rate overflows.
     bad_rate,
     // `from` or `to` is not finite or lies outside the float range.
     bad_time,
     // `from` or `to` was left to the recording, which has no keys.
     no_keys,
-    // More than 2^53 rows: the row times would no longer be exact.
+    // More rows than the caller's ceiling, or 2^52 grid points or more (past that, i / rate no
+    // longer tells consecutive points apart).
     too_many_rows,
 };
 std::string_view grid_error_name(grid_error e) noexcept;
@@ -120,11 +121,23 @@ std::string_view grid_error_name(grid_error e) noexcept;
 const std::error_category& grid_error_category() noexcept;
 std::error_code make_error_code(grid_error e) noexcept;
 
-// Samples selected curves of a recording on the grid t_i = from + i / rate (computed in double,
-// so there is no drift), for every i with t_i <= to (or past it by less than a millionth of a
-// step, which decimal ranges need: 0.1 + 2 / 10 > 0.3). Each row is evaluated at float(t_i) with
-// one curve_sampler per curve, so a row's values are exactly evaluate(curve, row time). The object
-// holds its samplers inline (no allocation); the recording's bytes must outlive it.
+// The default ceiling of resampler::set_grid: no ceiling below the grid's own 2^52 points.
+inline constexpr std::uint64_t unlimited_rows = std::uint64_t{1} << 52;
+
+// Samples selected curves of a recording on a fixed-rate time grid.
+//
+// The grid points are t_i = from + i / rate (computed in double from i, so there is no drift)
+// for every i with i / rate <= to - from (or past it by less than a millionth of a step, which
+// decimal ranges need: 0.1 + 2 / 10 > 0.3). Curves are evaluated at float times, and far from 0
+// several consecutive points can round to the same float (from 1e20 at 60 Hz, every point does):
+// a point whose float(t_i) equals the previous point's is left out. So the rows are the distinct
+// values of float(t_i), in increasing order, one row each: row k holds the first point with that
+// float time. Rows and their count are found in closed form (a point's index is computed from a
+// float time, never by stepping through points), so the work is proportional to the rows.
+//
+// Each row is evaluated at its float time with one curve_sampler per curve, so a row's values
+// are exactly evaluate(curve, row time). The object holds its samplers inline (no allocation);
+// the recording's bytes must outlive it.
 //
 //     inputanim::resampler rs(rec);
 //     rs.select("hand.left.joint.*.position.*");
@@ -148,11 +161,19 @@ class resampler {
     std::span<const curve_id> curves() const noexcept { return {ids_.data(), count_}; }
 
     // `from` defaults to the recording's first key time, `to` to its duration (last key time).
-    // On error the grid has no rows. Rewinds to the first row.
+    // `to` before `from` is a grid without rows. More than `max_rows` rows is too_many_rows,
+    // found before rows are counted past it (the cost of the refusal is bounded by max_rows).
+    // On error the grid has no rows; point_count() still holds the points when there were fewer
+    // than 2^52. Rewinds to the first row.
     grid_error set_grid(double rate, std::optional<double> from = std::nullopt,
-                        std::optional<double> to = std::nullopt) noexcept;
+                        std::optional<double> to = std::nullopt,
+                        std::uint64_t max_rows = unlimited_rows) noexcept;
+    // The grid points from `from` to `to`, before the points sharing a float time are left out.
+    std::uint64_t point_count() const noexcept { return points_; }
+    // The rows: point_count() unless some points share a float time.
     std::uint64_t row_count() const noexcept { return rows_; }
-    // The time of row i (i < row_count()) as the curves are evaluated at: float(from + i / rate).
+    // The time of row i (i < row_count()) as the curves are evaluated at. O(1) when no point was
+    // left out (row_count() == point_count()); otherwise it goes through the rows before it.
     float row_time(std::uint64_t i) const noexcept;
 
     // Writes the values of the next row into out[0, curves().size()) and returns its time;
@@ -160,10 +181,18 @@ class resampler {
     std::optional<float> next(std::span<float> out) noexcept;
     // The index of the row `next` writes.
     std::uint64_t position() const noexcept { return next_row_; }
-    void rewind() noexcept { next_row_ = 0; }
+    void rewind() noexcept {
+        next_row_ = 0;
+        next_point_ = 0;
+    }
 
   private:
     void rebuild() noexcept;
+    // float(from + i / rate).
+    float point_time(std::uint64_t i) const noexcept;
+    // The first point after point i whose float time is greater than point i's (point_count()
+    // when there is none).
+    std::uint64_t next_distinct(std::uint64_t i) const noexcept;
 
     const recording* rec_;
     std::array<bool, curve_id_count> selected_{};
@@ -171,9 +200,13 @@ class resampler {
     std::array<curve_sampler, curve_id_count> samplers_{};
     std::size_t count_ = 0;
     double from_ = 0.0;
+    double to_ = 0.0;
     double rate_ = 1.0;
+    std::uint64_t points_ = 0;
     std::uint64_t rows_ = 0;
     std::uint64_t next_row_ = 0;
+    // The point of row next_row_.
+    std::uint64_t next_point_ = 0;
 };
 
 }  // namespace inputanim

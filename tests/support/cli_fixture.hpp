@@ -38,6 +38,27 @@ class cli_fixture : public ::testing::Test {
         argv.insert(argv.end(), args.begin(), args.end());
         return run_process(argv, {scratch_.path(), stderr_is_terminal});
     }
+    // `inputanim ARGS...` with stdout sent to `target` (a full device, or closed).
+    run_result run_with_stdout(const std::vector<std::string>& args, stdout_target target) const {
+        std::vector<std::string> argv = {INPUTANIM_CLI};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return run_process(argv, {scratch_.path(), false, target});
+    }
+
+    // Runs `args` with stdout on a full device and with stdout closed: each must exit 3 and say
+    // on stderr that stdout could not be written.
+    void expect_failed_stdout_is_reported(const std::vector<std::string>& args) const {
+        for (const stdout_target target : {stdout_target::full_device, stdout_target::closed}) {
+            const bool full = target == stdout_target::full_device;
+            const run_result r = run_with_stdout(args, target);
+            EXPECT_EQ(r.status, 3) << args.at(0) << (full ? " to /dev/full" : " closed") << r.err;
+            EXPECT_NE(r.err.find("inputanim: stdout: cannot write: "), std::string::npos)
+                << args.at(0) << (full ? " to /dev/full: " : " closed: ") << r.err;
+            if (full) {
+                EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+            }
+        }
+    }
 
     scratch_folder scratch_;
 };

@@ -70,7 +70,18 @@ run_result run_process(const std::vector<std::string>& args, const run_options& 
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    switch (options.out) {
+        case stdout_target::file:
+            posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                             0644);
+            break;
+        case stdout_target::full_device:
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/full", O_WRONLY, 0);
+            break;
+        case stdout_target::closed:
+            posix_spawn_file_actions_addclose(&actions, 1);
+            break;
+    }
     if (options.stderr_is_terminal) {
         posix_spawn_file_actions_addopen(&actions, 2, tty.slave_name.c_str(), O_RDWR | O_NOCTTY, 0);
     } else {
@@ -107,8 +118,10 @@ run_result run_process(const std::vector<std::string>& args, const run_options& 
     }
     EXPECT_TRUE(WIFEXITED(wstatus)) << "the command did not exit normally";
     r.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
-    r.out = slurp(out);
-    std::filesystem::remove(out);
+    if (options.out == stdout_target::file) {
+        r.out = slurp(out);
+        std::filesystem::remove(out);
+    }
     return r;
 }
 

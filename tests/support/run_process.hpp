@@ -17,12 +17,23 @@ struct run_result {
     long peak_rss_kib = 0;
 };
 
+// Where the program's stdout goes.
+enum class stdout_target {
+    // A file in the scratch folder: run_result::out.
+    file,
+    // /dev/full: every write fails with ENOSPC, as on a full disk.
+    full_device,
+    // No descriptor 1 at all, as after `>&-`.
+    closed,
+};
+
 struct run_options {
     // Where stdout and stderr are collected (in files: no pipe to deadlock on).
     std::filesystem::path scratch;
     // Connects stderr to a pseudo-terminal instead of a file, so that the program sees a
     // terminal there (isatty); `err` then holds what it wrote to the terminal.
     bool stderr_is_terminal = false;
+    stdout_target out = stdout_target::file;
 };
 
 // Runs argv[0] (a path, not looked up in PATH) with argv. A test failure is recorded when the

@@ -1,8 +1,14 @@
 #include "common.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <limits>
@@ -10,31 +16,12 @@
 #include <system_error>
 #include <thread>
 
+#include "inputanim/detail/decoders.hpp"
 #include "report_json.hpp"
 
 namespace inputanim::cli {
 
 namespace {
-
-// A plain decimal count up to `max`. CLI11 itself would read "010" as octal 8 and "-1" as the
-// largest unsigned value, so the text is checked here and handed on in canonical form.
-CLI::Validator count_up_to(std::uint64_t max) {
-    return CLI::Validator(
-        [max](std::string& text) -> std::string {
-            std::uint64_t value = 0;
-            const char* end = text.data() + text.size();
-            const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-            if (ec == std::errc::invalid_argument || ptr != end) {
-                return "'" + text + "' is not a non-negative decimal integer";
-            }
-            if (ec == std::errc::result_out_of_range || value > max) {
-                return text + " is above the largest accepted value " + std::to_string(max);
-            }
-            text = std::to_string(value);
-            return {};
-        },
-        "");
-}
 
 // --level and --layout accept only the library's names (CLI::IsMember), so the fallbacks are the
 // defaults and never taken.
@@ -52,6 +39,75 @@ validate_options check_options::to_validate_options() const {
     validate_options how{level_named(level), layout_named(layout), limits};
     how.threads = jobs;
     return how;
+}
+
+CLI::Validator count_between(std::uint64_t min, std::uint64_t max) {
+    return CLI::Validator(
+        [min, max](std::string& text) -> std::string {
+            std::uint64_t value = 0;
+            const char* end = text.data() + text.size();
+            const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+            if (ec == std::errc::invalid_argument || ptr != end) {
+                return "'" + printable(text) + "' is not a non-negative decimal integer";
+            }
+            if (ec == std::errc::result_out_of_range || value > max) {
+                return text + " is above the largest accepted value " + std::to_string(max);
+            }
+            if (value < min) {
+                return text + " is below the smallest accepted value " + std::to_string(min);
+            }
+            text = std::to_string(value);
+            return {};
+        },
+        "");
+}
+
+CLI::Validator count_up_to(std::uint64_t max) {
+    return count_between(0, max);
+}
+
+namespace {
+
+// strtod (the program keeps the C locale) reads what a user may type, 1e9 or 0x10, and saturates
+// to infinity past the double range. Empty when `text` is not a number.
+std::optional<double> read_number(const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || std::isnan(value)) return std::nullopt;
+    return value;
+}
+
+}  // namespace
+
+CLI::Validator number_between(double min, double max) {
+    return CLI::Validator(
+        [min, max](std::string& text) -> std::string {
+            const std::optional<double> value = read_number(text);
+            if (!value) return "'" + printable(text) + "' is not a decimal number";
+            if (*value > max) {
+                return printable(text) + " is above the largest accepted value " + number_text(max);
+            }
+            if (*value < min) {
+                return printable(text) + " is below the smallest accepted value " +
+                       number_text(min);
+            }
+            text = number_text(*value);
+            return {};
+        },
+        "");
+}
+
+CLI::Validator positive_number() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            const std::optional<double> value = read_number(text);
+            if (!value || !std::isfinite(*value) || !(*value > 0)) {
+                return "'" + printable(text) + "' is not a positive finite number";
+            }
+            text = number_text(*value);
+            return {};
+        },
+        "");
 }
 
 void add_check_options(CLI::App& cmd, check_options& options) {
@@ -121,7 +177,7 @@ int check_files(const check_options& options, const report_printer& print) {
         if (c.io) {
             // Keeps the diagnostic after the results before it when both go to one terminal.
             std::cout.flush();
-            std::cerr << "inputanim: " << path << ": " << c.io.message() << '\n';
+            std::cerr << "inputanim: " << printable(path) << ": " << c.io.message() << '\n';
             status = exit_unreadable;
             continue;
         }
@@ -141,16 +197,17 @@ std::optional<int> read_recording(const std::string& name, const validate_option
     std::error_code ec;
     out.in = input::open(name, ec);
     if (ec) {
-        std::cerr << "inputanim: " << name << ": " << ec.message() << '\n';
+        std::cerr << "inputanim: " << printable(name) << ": " << ec.message() << '\n';
         return exit_unreadable;
     }
     const whole_input whole = read_whole(out.in, how, out.storage);
     if (whole.io) {
-        std::cerr << "inputanim: " << name << ": " << whole.io.message() << '\n';
+        std::cerr << "inputanim: " << printable(name) << ": " << whole.io.message() << '\n';
         return exit_unreadable;
     }
     if (whole.invalid) {
-        std::cerr << "inputanim: " << name << ": invalid: " << error_text(whole.invalid) << '\n';
+        std::cerr << "inputanim: " << printable(name) << ": invalid: " << error_text(whole.invalid)
+                  << '\n';
         return exit_invalid;
     }
     out.bytes = whole.bytes;
@@ -188,10 +245,139 @@ std::string warning_text(const warning& w) {
     return text;
 }
 
+bool names_any_curve(std::string_view glob) {
+    for (std::size_t i = 0; i < curve_id_count; ++i) {
+        if (path_matches(glob, curve_path(curve_id(i)))) return true;
+    }
+    return false;
+}
+
+std::string number_text(double v) {
+    std::array<char, 32> text{};
+    const auto result = std::to_chars(text.data(), text.data() + text.size(), v);
+    return std::string(text.data(), result.ptr);
+}
+
 std::string float_text(float v) {
     std::array<char, 32> text{};
     const auto result = std::to_chars(text.data(), text.data() + text.size(), v);
     return std::string(text.data(), result.ptr);
+}
+
+namespace {
+
+void append_hex_escape(std::string& out, unsigned char byte) {
+    constexpr std::string_view digits = "0123456789ABCDEF";
+    out += "\\x";
+    out += digits[byte >> 4];
+    out += digits[byte & 0xf];
+}
+
+// The first errno of a failed write to stdout: what finish_stdout reports.
+int stdout_errno = 0;
+
+void note_stdout_error() {
+    if (stdout_errno == 0) stdout_errno = errno != 0 ? errno : EIO;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x80) {
+            if (c == '\\') {
+                out += "\\\\";
+            } else if (c == '\n') {
+                out += "\\n";
+            } else if (c == '\r') {
+                out += "\\r";
+            } else if (c == '\t') {
+                out += "\\t";
+            } else if (c < 0x20 || c == 0x7f) {
+                append_hex_escape(out, c);
+            } else {
+                out += static_cast<char>(c);
+            }
+            ++i;
+            continue;
+        }
+        // A multi-byte character stays whole when it is valid UTF-8 and not a C1 control (two
+        // bytes, C2 80 to C2 9F), which some terminals obey as they obey ESC.
+        detail::utf8_decoder utf8;
+        std::size_t end = i;
+        bool whole = false;
+        while (end < text.size() && utf8.add(static_cast<std::uint8_t>(text[end]))) {
+            ++end;
+            if (utf8.at_boundary()) {
+                whole = true;
+                break;
+            }
+        }
+        const bool c1 =
+            whole && end - i == 2 && c == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0;
+        if (whole && !c1) {
+            out.append(text.substr(i, end - i));
+            i = end;
+        } else if (c1) {
+            append_hex_escape(out, c);
+            append_hex_escape(out, static_cast<unsigned char>(text[i + 1]));
+            i = end;
+        } else {
+            // Only the first byte: what follows it may start a valid character.
+            append_hex_escape(out, c);
+            ++i;
+        }
+    }
+    return out;
+}
+
+bool stdout_writer::flush() {
+    if (!failed_ && !buffer_.empty()) {
+        errno = 0;
+        if (std::fwrite(buffer_.data(), 1, buffer_.size(), stdout) != buffer_.size()) {
+            note_stdout_error();
+            failed_ = true;
+        }
+    }
+    buffer_.clear();
+    return !failed_;
+}
+
+int finish_stdout(int status) {
+    errno = 0;
+    std::cout.flush();
+    if (!std::cout) note_stdout_error();
+    errno = 0;
+    if (std::fflush(stdout) != 0) note_stdout_error();
+    if (std::ferror(stdout) != 0 && stdout_errno == 0) stdout_errno = EIO;
+    if (stdout_errno == 0) {
+        const int copy = ::dup(STDOUT_FILENO);
+        errno = 0;
+        if (copy < 0 || ::close(copy) != 0) note_stdout_error();
+    }
+    if (stdout_errno == 0) return status;
+    std::cerr << "inputanim: stdout: cannot write: " << std::strerror(stdout_errno) << '\n';
+    return exit_unreadable;
+}
+
+int write_failed(std::string_view name, int error_number) {
+    std::cerr << "inputanim: " << printable(name)
+              << ": cannot write: " << std::strerror(error_number != 0 ? error_number : EIO)
+              << '\n';
+    return exit_unreadable;
+}
+
+void hold_standard_descriptors() noexcept {
+    for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
+        if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        // open() takes the lowest free descriptor: this one, as the lower ones are open.
+        const int opened = ::open("/dev/null", O_RDONLY);
+        if (opened >= 0 && opened != fd) ::close(opened);
+    }
 }
 
 }  // namespace inputanim::cli

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -50,6 +52,17 @@ struct check_options {
     validate_options to_validate_options() const;
 };
 
+// A plain decimal count up to `max`, as a CLI11 transform: CLI11 itself would read "010" as octal
+// 8 and "-1" as the largest unsigned value, so the text is checked here and handed on in canonical
+// form; the messages name the limit in digits.
+CLI::Validator count_up_to(std::uint64_t max);
+CLI::Validator count_between(std::uint64_t min, std::uint64_t max);
+// A finite decimal number in [min, max], as a CLI11 transform whose messages print the numbers
+// in their shortest form (CLI11's own Range prints a double's every digit: 309 for DBL_MAX).
+CLI::Validator number_between(double min, double max);
+// A finite decimal number above 0, likewise.
+CLI::Validator positive_number();
+
 // FILE..., --json, --level, --layout and --jobs; `options.level` holds the command's default.
 void add_check_options(CLI::App& cmd, check_options& options);
 // --max-bytes and the other ceilings of inputanim::limits.
@@ -82,7 +95,62 @@ std::optional<int> read_recording(const std::string& name, const validate_option
 std::string error_text(const error& e);
 // "negative_time, curve camera.position.x: first key time is negative (-0.500000)"
 std::string warning_text(const warning& w);
+// Whether `glob` matches the path of any curve a recording of any version can hold.
+bool names_any_curve(std::string_view glob);
 // The shortest decimal that reads back as `v`.
 std::string float_text(float v);
+std::string number_text(double v);
+
+// `text` (a file name, a glob the user typed) made safe for a line of human-readable output:
+// bytes that a terminal or a reader of lines would act on are escaped C-style, so that a name
+// cannot forge a line or move the cursor, and a backslash is doubled, so the escape is lossless.
+// `\n`, `\r`, `\t` and `\\` stand for a line feed, carriage return, tab and backslash;
+// `\xNN` (two upper-case hex digits) for any other C0 control or DEL, for each byte of a C1
+// control (U+0080 to U+009F) and for each byte that is not part of valid UTF-8 (RFC 3629).
+// Printable ASCII and every other valid UTF-8 character stay as they are.
+std::string printable(std::string_view text);
+
+// Where every command's output goes and how its failure is found (exit 3, "inputanim: stdout:
+// cannot write: REASON" on stderr). Small text goes to std::cout; large output (dump, sample) is
+// built in blocks and written by a stdout_writer; finish_stdout, the last step of each command
+// that prints, checks both, on flush and on close.
+class stdout_writer {
+  public:
+    stdout_writer() { buffer_.reserve(block); }
+    ~stdout_writer() { flush(); }
+    stdout_writer(const stdout_writer&) = delete;
+    stdout_writer& operator=(const stdout_writer&) = delete;
+
+    stdout_writer& operator<<(std::string_view text) {
+        buffer_ += text;
+        if (buffer_.size() >= block) flush();
+        return *this;
+    }
+    // Writes what is buffered (nothing more once a write failed); false when one failed.
+    bool flush();
+    // Whether a write failed: a producer of many rows stops writing them.
+    bool failed() const noexcept { return failed_; }
+
+  private:
+    static constexpr std::size_t block = std::size_t{1} << 16;
+    std::string buffer_;
+    bool failed_ = false;
+};
+
+// Flushes std::cout and stdout and checks that everything written to standard output reached
+// it: a failed write, flush, or close (a file system may report a write error only when the
+// file is closed, as NFS does; a duplicate of the descriptor is closed to ask, so stdout itself
+// stays open until exit). Returns `status` when it did, else prints the reason and returns
+// exit_unreadable.
+int finish_stdout(int status);
+
+// "inputanim: NAME: cannot write: REASON" (REASON from `error_number`, an errno) on stderr;
+// returns exit_unreadable.
+int write_failed(std::string_view name, int error_number);
+
+// Keeps descriptors 0, 1 and 2 taken: one that is closed when the program starts is opened on
+// /dev/null for reading, so that a file the program opens later never becomes its standard
+// output, and a write to a closed stdout fails (EBADF) instead of going somewhere.
+void hold_standard_descriptors() noexcept;
 
 }  // namespace inputanim::cli

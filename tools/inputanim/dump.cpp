@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,13 +56,13 @@ key_fields load(const keyframe_view& k) {
     return f;
 }
 
-// Text for stdout, written in large blocks. Everything in it was copied out of the mapping, so a
-// read fault while filling it loses nothing that needs cleaning up.
+// Text for stdout (common's stdout_writer) and the numbers of the two formats. Everything in it
+// was copied out of the mapping, so a read fault while filling it loses nothing that needs
+// cleaning up.
 class output {
   public:
     output& operator<<(std::string_view text) {
-        text_ += text;
-        if (text_.size() >= block) flush();
+        out_ << text;
         return *this;
     }
     output& operator<<(std::int64_t v) { return *this << std::string_view(std::to_string(v)); }
@@ -83,21 +84,10 @@ class output {
             *this << float_text(v);
         }
     }
-
-    // Writes what is buffered; false when stdout failed.
-    bool flush() {
-        if (!text_.empty() && std::fwrite(text_.data(), 1, text_.size(), stdout) != text_.size()) {
-            failed_ = true;
-        }
-        text_.clear();
-        return !failed_;
-    }
-    bool finish() { return flush() && std::fflush(stdout) == 0 && !failed_; }
+    void flush() { out_.flush(); }
 
   private:
-    static constexpr std::size_t block = 1 << 16;
-    std::string text_;
-    bool failed_ = false;
+    stdout_writer out_;
 };
 
 // A JSON string; bytes that are not UTF-8 become U+FFFD.
@@ -220,13 +210,6 @@ std::optional<std::string> select_curves(const std::vector<std::string>& globs,
     return std::nullopt;
 }
 
-bool names_any_curve(const std::string& glob) {
-    for (std::size_t i = 0; i < curve_id_count; ++i) {
-        if (path_matches(glob, curve_path(curve_id(i)))) return true;
-    }
-    return false;
-}
-
 int run_dump(const dump_options& o) {
     if (o.markers && o.format != "csv") {
         std::cerr << "inputanim dump: --markers needs --format csv (the JSON document always "
@@ -250,14 +233,15 @@ int run_dump(const dump_options& o) {
         structure = rec->open(bytes, {layout, how.limits});
     });
     if (!read && structure) {
-        std::cerr << "inputanim: " << o.file << ": invalid: " << error_text(structure) << '\n';
+        std::cerr << "inputanim: " << printable(o.file) << ": invalid: " << error_text(structure)
+                  << '\n';
         return exit_invalid;
     }
     std::vector<bool> selected;
     if (!read) {
         if (const std::optional<std::string> glob = select_curves(o.globs, *rec, selected)) {
-            std::cerr << "inputanim dump: --curve '" << *glob << "' matches no curve "
-                      << (names_any_curve(*glob) ? "of " + o.file
+            std::cerr << "inputanim dump: --curve '" << printable(*glob) << "' matches no curve "
+                      << (names_any_curve(*glob) ? "of " + printable(o.file)
                                                  : std::string("path (such as camera.position.x)"))
                       << '\n';
             return exit_usage;
@@ -273,17 +257,14 @@ int run_dump(const dump_options& o) {
                 write_json(out, o.file, *rec, selected, name);
             }
         });
-        if (!read && !out.finish()) {
-            std::cerr << "inputanim: stdout: cannot write\n";
-            return exit_unreadable;
-        }
+        out.flush();
     }
     if (read) {
         std::cout.flush();
-        std::cerr << "inputanim: " << o.file << ": " << read.message() << '\n';
-        return exit_unreadable;
+        std::cerr << "inputanim: " << printable(o.file) << ": " << read.message() << '\n';
+        return finish_stdout(exit_unreadable);
     }
-    return exit_valid;
+    return finish_stdout(exit_valid);
 }
 
 }  // namespace
@@ -312,7 +293,8 @@ command add_dump_command(CLI::App& app) {
     cmd->add_option("--max-bytes", o->max_bytes,
                     "Largest recording accepted, in bytes; a gzip file or standard input is read "
                     "into memory up to this")
-        ->check(CLI::PositiveNumber)
+        ->transform(count_between(1, std::numeric_limits<std::uint64_t>::max()))
+        ->type_name("N")
         ->capture_default_str();
     return {cmd, [o] { return run_dump(*o); }};
 }

@@ -1,4 +1,5 @@
 // inputanim gen: plausible synthetic recordings, one (-o FILE) or many (--count N --dir DIR).
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,13 @@
 namespace inputanim::cli {
 
 namespace {
+
+// Ceilings that keep a mistyped number from filling a disk (docs/CLI.md gives the sizes). A day
+// of recording is about 3.3 GB thinned (14 GB compact and 48 GB full with --raw); ten million
+// markers about 220 MB; a hundred thousand recordings of the default 10 s about 40 GB.
+constexpr double max_seconds = 86400;
+constexpr std::uint64_t max_markers = 10'000'000;
+constexpr std::uint64_t max_count = 100'000;
 
 struct gen_options {
     std::string output;
@@ -46,14 +54,13 @@ std::string recording_name(unsigned i, double seconds) {
     return name;
 }
 
+// Whether the file was written whole: every write, the flush and the close succeeded.
 int write_one(const generate_options& o, const std::filesystem::path& path) {
+    errno = 0;
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     if (out) generate_to(o, out);
     out.close();
-    if (!out) {
-        std::cerr << "inputanim: " << path.string() << ": cannot write\n";
-        return exit_unreadable;
-    }
+    if (!out) return write_failed(path.string(), errno);
     return exit_valid;
 }
 
@@ -74,7 +81,7 @@ int run_gen(gen_options& g) {
     std::error_code ec;
     std::filesystem::create_directories(g.dir, ec);
     if (ec) {
-        std::cerr << "inputanim: " << g.dir << ": " << ec.message() << '\n';
+        std::cerr << "inputanim: " << printable(g.dir) << ": " << ec.message() << '\n';
         return exit_unreadable;
     }
     const std::uint64_t first_seed = o.seed;
@@ -95,10 +102,17 @@ command add_gen_command(CLI::App& app) {
         "gen",
         "Write plausible synthetic recordings (camera, hands, gaze), deterministic per seed");
     cmd->add_option("-o,--output", g->output, "The file to write");
-    cmd->add_option("--count", g->count, "Write N recordings (seeds SEED, SEED+1, ...) into --dir")
-        ->check(CLI::PositiveNumber);
+    cmd->add_option("--count", g->count,
+                    "Write N recordings (seeds SEED, SEED+1, ...) into --dir; at most " +
+                        std::to_string(max_count))
+        ->transform(count_between(1, max_count))
+        ->type_name("N");
     cmd->add_option("--dir", g->dir, "The folder for --count (created if missing)");
-    cmd->add_option("--seconds", g->gen.seconds, "Length of the recording")->capture_default_str();
+    cmd->add_option("--seconds", g->gen.seconds,
+                    "Length of the recording; at most " + number_text(max_seconds) + " (a day)")
+        ->transform(number_between(0, max_seconds))
+        ->type_name("S")
+        ->capture_default_str();
     cmd->add_option("--rate", g->gen.rate, "Samples per second before thinning")
         ->capture_default_str();
     cmd->add_option("--version", g->version, "File version")
@@ -110,7 +124,11 @@ command add_gen_command(CLI::App& app) {
     cmd->add_flag("--no-camera", g->no_camera, "Leave out the camera block");
     cmd->add_flag("--no-hands", g->no_hands, "Leave out the hands block");
     cmd->add_flag("--no-gaze", g->no_gaze, "Leave out the eye gaze block");
-    cmd->add_option("--markers", g->gen.markers, "Number of markers")->capture_default_str();
+    cmd->add_option("--markers", g->gen.markers,
+                    "Number of markers; at most " + std::to_string(max_markers))
+        ->transform(count_between(0, max_markers))
+        ->type_name("K")
+        ->capture_default_str();
     cmd->add_option("--seed", g->gen.seed, "Random seed")->capture_default_str();
     cmd->add_flag("--raw", g->gen.raw,
                   "Keep every sample instead of thinning as MRTK does (very large files)");

@@ -22,7 +22,7 @@ std::string blocks_text(const block_flags& b) {
 void print_info(const std::string& path, const file_check& c, level checked) {
     const report& rep = c.rep;
     const summary& s = rep.summary;
-    std::cout << path << ": " << (rep.valid() ? "valid" : "invalid") << " (level "
+    std::cout << printable(path) << ": " << (rep.valid() ? "valid" : "invalid") << " (level "
               << level_name(checked) << ")\n";
     // The library leaves the version at 0.0 when the header could not be read.
     if (s.major != 0) {
@@ -62,12 +62,13 @@ command add_info_command(CLI::App& app) {
     return {cmd, [options] {
                 const level checked = options->to_validate_options().level;
                 bool first = true;
-                return check_files(*options, [&](const std::string& path, const file_check& c) {
-                    // A blank line between files keeps each summary a paragraph.
-                    if (!first) std::cout << '\n';
-                    first = false;
-                    print_info(path, c, checked);
-                });
+                return finish_stdout(
+                    check_files(*options, [&](const std::string& path, const file_check& c) {
+                        // A blank line between files keeps each summary a paragraph.
+                        if (!first) std::cout << '\n';
+                        first = false;
+                        print_info(path, c, checked);
+                    }));
             }};
 }
 

@@ -11,12 +11,14 @@
 
 int main(int argc, char** argv) {
     namespace cli = inputanim::cli;
+    cli::hold_standard_descriptors();
     CLI::App app{"Read and validate MRTK input animation recordings (.bin files).", "inputanim"};
     app.set_version_flag("--version", "inputanim " INPUTANIM_VERSION, "Print the version and exit");
     app.require_subcommand(1);
     app.footer(
         "Exit status: 0 every file valid, 1 some file invalid, 2 usage error, 3 some file could "
-        "not be read (wins over 1).\nRun `inputanim COMMAND --help` for a command's options.");
+        "not be read or the output could not be written (wins over 1).\nRun `inputanim COMMAND "
+        "--help` for a command's options.");
     const std::array commands = {cli::add_info_command(app),  cli::add_validate_command(app),
                                  cli::add_gen_command(app),   cli::add_sample_command(app),
                                  cli::add_index_command(app), cli::add_dump_command(app),

@@ -2,8 +2,8 @@
 // as the shortest text that reads back as the same float32.
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,51 +22,152 @@ struct sample_options {
     std::optional<double> from;
     std::optional<double> to;
     std::string format = "csv";
+    std::string level = "full";
     // A gzip file or standard input is read into memory (sampling needs every curve at once):
     // this bounds it.
     std::uint64_t max_bytes = std::uint64_t{1} << 30;
+    // Checked before anything is written: a mistyped rate is refused, not written to a full disk.
+    std::uint64_t max_rows = 10'000'000;
 };
 
-// Rows are formatted into one buffer and written in large blocks: a long recording at a high
-// rate is millions of numbers.
-class row_writer {
-  public:
-    explicit row_writer(bool json) : json_(json) { buffer_.reserve(1 << 16); }
-    ~row_writer() { flush(); }
-    row_writer(const row_writer&) = delete;
-    row_writer& operator=(const row_writer&) = delete;
+void write_number(stdout_writer& out, float v, bool json) {
+    if (json && !std::isfinite(v)) {
+        out << "null";
+        return;
+    }
+    char digits[32];
+    const auto r = std::to_chars(digits, digits + sizeof digits, v);
+    out << std::string_view(digits, static_cast<std::size_t>(r.ptr - digits));
+}
 
-    void text(std::string_view s) { buffer_.append(s); }
-    void number(float v) {
-        if (json_ && !std::isfinite(v)) {
-            buffer_.append("null");
-            return;
+int usage_error(const std::string& message) {
+    std::cerr << "inputanim sample: " << message << '\n';
+    return exit_usage;
+}
+
+int file_error(const std::string& file, const std::string& message) {
+    std::cerr << "inputanim: " << printable(file) << ": " << message << '\n';
+    return exit_invalid;
+}
+
+// What the command line alone can tell is wrong, before the file is opened.
+std::optional<std::string> option_problem(const sample_options& o) {
+    constexpr double float_max = std::numeric_limits<float>::max();
+    for (const auto& [name, value] : {std::pair{"--from", o.from}, std::pair{"--to", o.to}}) {
+        if (value && !(std::abs(*value) <= float_max)) {
+            return std::string(name) + " " + number_text(*value) +
+                   " is not a time a recording can hold (a finite float, at most " +
+                   number_text(float_max) + " in magnitude)";
         }
-        char digits[32];
-        const auto r = std::to_chars(digits, digits + sizeof digits, v);
-        buffer_.append(digits, r.ptr);
     }
-    void end_row() {
-        if (buffer_.size() > (1 << 16) - 4096) flush();
+    if (o.from && o.to && *o.from > *o.to) {
+        return "--from " + number_text(*o.from) + " is after --to " + number_text(*o.to);
     }
-    void flush() {
-        std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
-        buffer_.clear();
-    }
+    return std::nullopt;
+}
 
-  private:
-    bool json_;
-    std::string buffer_;
-};
+// Selects the curves of the globs (every curve without one). A glob that matches no curve path
+// at all is a usage error; one that matches paths this recording lacks (gaze in a v1.0 file) is
+// the file's.
+std::optional<int> select_curves(resampler& rs, const sample_options& o) {
+    if (o.globs.empty()) rs.select_all();
+    for (const std::string& glob : o.globs) {
+        if (rs.select(glob) != 0) continue;
+        if (!names_any_curve(glob)) {
+            return usage_error("--curve '" + printable(glob) +
+                               "' matches no curve path (such as camera.position.x)");
+        }
+        return file_error(o.file,
+                          "no curve of the recording matches --curve '" + printable(glob) + "'");
+    }
+    return std::nullopt;
+}
 
-void write_json_string(row_writer& out, std::string_view s) {
-    // Curve paths are ASCII identifiers and dots: nothing to escape.
-    out.text("\"");
-    out.text(s);
-    out.text("\"");
+// Sets the grid; on failure prints why and returns the exit status.
+std::optional<int> set_grid(resampler& rs, const recording& rec, const sample_options& o) {
+    const grid_error g = rs.set_grid(o.rate, o.from, o.to, o.max_rows);
+    const summary& sum = rec.summary();
+    const double from = o.from ? *o.from : sum.start.value_or(0.0f);
+    const double to = o.to ? *o.to : sum.duration.value_or(0.0f);
+    switch (g) {
+        case grid_error::none:
+            break;
+        case grid_error::bad_rate:
+            return usage_error("--rate " + number_text(o.rate) +
+                               " is too small: its step 1 / rate is not a finite number");
+        case grid_error::no_keys:
+            return file_error(o.file,
+                              "the recording has no keyframes, so no time range: give both "
+                              "--from and --to");
+        case grid_error::bad_time:
+            return file_error(o.file,
+                              "the recording's time range is not finite: give both --from and "
+                              "--to");
+        case grid_error::too_many_rows: {
+            std::string message = "more than " + std::to_string(o.max_rows) + " rows (--max-rows " +
+                                  std::to_string(o.max_rows) + "): from " + number_text(from) +
+                                  " to " + number_text(to) + " at " + number_text(o.rate) +
+                                  " per second";
+            if (rs.point_count() != 0) {
+                message += " is " + std::to_string(rs.point_count()) + " grid points";
+            }
+            return usage_error(message + "; raise --max-rows, lower --rate or narrow --from/--to");
+        }
+    }
+    if (rs.row_count() == 0) {
+        // from > to given both is refused before the file is read: here one is the recording's.
+        return usage_error(
+            o.from ? "--from " + number_text(from) + " is after the recording's last key time " +
+                         number_text(to) + " (give --to)"
+                   : "--to " + number_text(to) + " is before the recording's first key time " +
+                         number_text(from) + " (give --from)");
+    }
+    return std::nullopt;
+}
+
+int write_rows(stdout_writer& out, resampler& rs, bool json, std::span<const std::byte> bytes,
+               const std::string& file) {
+    out << (json ? "{\"curves\":[" : "t");
+    bool first = true;
+    for (const curve_id id : rs.curves()) {
+        // Curve paths are ASCII identifiers and dots: nothing to escape in CSV or JSON.
+        if (json) {
+            out << (first ? "\"" : ",\"") << curve_path(id) << "\"";
+        } else {
+            out << "," << curve_path(id);
+        }
+        first = false;
+    }
+    out << (json ? "],\"rows\":[" : "\n");
+    std::vector<float> values(rs.curves().size());
+    first = true;
+    const std::error_code io = guarded(bytes, [&] {
+        while (!out.failed()) {
+            const std::optional<float> t = rs.next(values);
+            if (!t) break;
+            if (json) out << (first ? "[" : ",[");
+            write_number(out, *t, json);
+            for (const float v : values) {
+                out << ",";
+                write_number(out, v, json);
+            }
+            out << (json ? "]" : "\n");
+            first = false;
+        }
+    });
+    if (io) {
+        out.flush();
+        std::cout.flush();
+        std::cerr << "inputanim: " << printable(file) << ": " << io.message() << '\n';
+        return exit_unreadable;
+    }
+    if (json) out << "]}\n";
+    out.flush();
+    return exit_valid;
 }
 
 int run_sample(const sample_options& o) {
+    if (const std::optional<std::string> problem = option_problem(o)) return usage_error(*problem);
     validate_options how;
     how.limits.max_bytes = o.max_bytes;
     // Sampling needs every curve at once: a gzip file or standard input is read into memory, once
@@ -76,69 +177,27 @@ int run_sample(const sample_options& o) {
     const std::span<const std::byte> bytes = whole.bytes;
     recording rec;
     error structural;
+    report full;
     // Reads of a mapping that another process truncates are an I/O error, not a SIGBUS.
     if (const std::error_code io = guarded(bytes, [&] {
             structural = rec.open(bytes, {how.layout, how.limits});
+            // What validate would say: samples of keys out of order or not finite are not the
+            // recording's motion, so they are refused unless asked for.
+            if (!structural && o.level == "full") full = validate(bytes, how);
         })) {
-        std::cerr << "inputanim: " << o.file << ": " << io.message() << '\n';
+        std::cerr << "inputanim: " << printable(o.file) << ": " << io.message() << '\n';
         return exit_unreadable;
     }
-    if (structural) {
-        std::cerr << "inputanim: " << o.file << ": invalid: " << error_text(structural) << '\n';
-        return exit_invalid;
+    if (structural) return file_error(o.file, "invalid: " + error_text(structural));
+    if (o.level == "full" && !full.valid()) {
+        return file_error(o.file, "invalid: " + error_text(full.error) +
+                                      " (--level structure samples it anyway)");
     }
     resampler rs(rec);
-    if (o.globs.empty()) rs.select_all();
-    for (const std::string& glob : o.globs) {
-        if (rs.select(glob) == 0) {
-            std::cerr << "inputanim sample: --curve " << glob << " matches no curve of " << o.file
-                      << '\n';
-            return exit_usage;
-        }
-    }
-    if (const grid_error g = rs.set_grid(o.rate, o.from, o.to); g != grid_error::none) {
-        std::cerr << "inputanim sample: " << grid_error_name(g) << '\n';
-        return exit_usage;
-    }
-
-    const bool json = o.format == "json";
-    row_writer out(json);
-    out.text(json ? "{\"curves\":[" : "t");
-    bool first = true;
-    for (const curve_id id : rs.curves()) {
-        if (json) {
-            if (!first) out.text(",");
-            write_json_string(out, curve_path(id));
-        } else {
-            out.text(",");
-            out.text(curve_path(id));
-        }
-        first = false;
-    }
-    out.text(json ? "],\"rows\":[" : "\n");
-    std::vector<float> values(rs.curves().size());
-    first = true;
-    int status = exit_valid;
-    const std::error_code io = guarded(bytes, [&] {
-        while (const std::optional<float> t = rs.next(values)) {
-            if (json) out.text(first ? "[" : ",[");
-            out.number(*t);
-            for (const float v : values) {
-                out.text(",");
-                out.number(v);
-            }
-            out.text(json ? "]" : "\n");
-            out.end_row();
-            first = false;
-        }
-    });
-    if (io) {
-        out.flush();
-        std::cerr << "inputanim: " << o.file << ": " << io.message() << '\n';
-        status = exit_unreadable;
-    }
-    if (json) out.text("]}\n");
-    return status;
+    if (const std::optional<int> status = select_curves(rs, o)) return *status;
+    if (const std::optional<int> status = set_grid(rs, rec, o)) return *status;
+    stdout_writer out;
+    return finish_stdout(write_rows(out, rs, o.format == "json", bytes, o.file));
 }
 
 }  // namespace
@@ -150,21 +209,36 @@ command add_sample_command(CLI::App& app) {
     cmd->add_option("FILE", o->file,
                     "The recording (.bin, or gzip-compressed: .bin.gz; - for standard input)")
         ->required();
-    cmd->add_option("--rate", o->rate, "Samples per second")
+    cmd->add_option("--rate", o->rate,
+                    "Grid points per second (points that round to the same float32 time are "
+                    "one row)")
         ->required()
-        ->check(CLI::PositiveNumber);
+        ->transform(positive_number())
+        ->type_name("R");
     cmd->add_option("--curve", o->globs,
                     "Curves to sample, by path glob (* within a name, ** across dots); "
                     "repeatable; default every curve");
     cmd->add_option("--from", o->from, "First sample time (default: the first key time)");
-    cmd->add_option("--to", o->to, "Last sample time, inclusive (default: the duration)");
+    cmd->add_option("--to", o->to,
+                    "Last sample time, inclusive (default: the duration); not before --from");
     cmd->add_option("--format", o->format, "Output format")
         ->check(CLI::IsMember({"csv", "json"}))
+        ->capture_default_str();
+    cmd->add_option("--level", o->level,
+                    "full: refuse a file that fails validation at level full; structure: sample "
+                    "any file whose structure is sound")
+        ->check(CLI::IsMember({"structure", "full"}))
+        ->capture_default_str();
+    cmd->add_option("--max-rows", o->max_rows,
+                    "Most rows written; a grid with more is refused before anything is written")
+        ->transform(count_up_to(unlimited_rows))
+        ->type_name("N")
         ->capture_default_str();
     cmd->add_option("--max-bytes", o->max_bytes,
                     "Largest recording accepted, in bytes; a gzip file or standard input is read "
                     "into memory up to this")
-        ->check(CLI::PositiveNumber)
+        ->transform(count_between(1, std::numeric_limits<std::uint64_t>::max()))
+        ->type_name("N")
         ->capture_default_str();
     return {cmd, [o] { return run_sample(*o); }};
 }

@@ -1,5 +1,5 @@
 // inputanim validate: one line per file, `PATH: valid` or `PATH: invalid: <error>`, warnings
-// indented below.
+// indented below. PATH is escaped (printable) so that a name cannot forge a line.
 #include <iostream>
 #include <memory>
 
@@ -12,9 +12,9 @@ namespace {
 void print_validation(const std::string& path, const file_check& c) {
     const report& rep = c.rep;
     if (rep.valid()) {
-        std::cout << path << ": valid\n";
+        std::cout << printable(path) << ": valid\n";
     } else {
-        std::cout << path << ": invalid: " << error_text(rep.error) << '\n';
+        std::cout << printable(path) << ": invalid: " << error_text(rep.error) << '\n';
     }
     for (const warning& w : rep.warnings()) std::cout << "  warning: " << warning_text(w) << '\n';
     if (rep.warnings_found > rep.warning_count) {
@@ -30,7 +30,7 @@ command add_validate_command(CLI::App& app) {
         "validate", "Check files against the format: first error, byte offset, warnings");
     add_check_options(*cmd, *options);
     add_limit_options(*cmd, options->limits);
-    return {cmd, [options] { return check_files(*options, print_validation); }};
+    return {cmd, [options] { return finish_stdout(check_files(*options, print_validation)); }};
 }
 
 }  // namespace inputanim::cli
