@@ -115,6 +115,7 @@ class IndexWarning(UserWarning):
 # pandas types that keep their nulls: a row of an unreadable file has only path, valid and error.
 INDEX_COLUMNS = {
     "path": object,
+    "path_bytes": object,
     "valid": bool,
     "bytes": "Int64",
     "version": object,
@@ -130,6 +131,7 @@ INDEX_COLUMNS = {
     "warnings": object,
     "warnings_found": "Int64",
     "error": object,
+    "checked_with": object,
 }
 
 

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -245,7 +246,51 @@ void put_summary(py::dict& d, const summary& s) {
     d["duration"] = optional_float(s.duration);
 }
 
-py::dict report_dict(py::object path, const report& rep, std::uint64_t file_bytes) {
+// options_json of report_json.cpp: what produced a verdict ("checked_with").
+py::dict checked_with_dict(const validate_options& how) {
+    const auto ceiling = [](auto value) {
+        return value == std::numeric_limits<decltype(value)>::max() ? py::object(py::none())
+                                                                    : py::object(py::int_(value));
+    };
+    // Unset per-curve and marker ceilings sit at INT32_MAX, the largest count a file can hold.
+    const auto count_ceiling = [](std::uint32_t value) {
+        return value >= static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max())
+                   ? py::object(py::none())
+                   : py::object(py::int_(value));
+    };
+    const limits& l = how.limits;
+    py::dict limit_values;
+    limit_values[text(limit_name(limit_kind::bytes))] = ceiling(l.max_bytes);
+    limit_values[text(limit_name(limit_kind::keyframes_per_curve))] =
+        count_ceiling(l.max_keyframes_per_curve);
+    limit_values[text(limit_name(limit_kind::total_keyframes))] = ceiling(l.max_total_keyframes);
+    limit_values[text(limit_name(limit_kind::markers))] = count_ceiling(l.max_markers);
+    limit_values[text(limit_name(limit_kind::marker_name_bytes))] =
+        count_ceiling(l.max_marker_name_bytes);
+    py::dict d;
+    d["level"] = text(level_name(how.level));
+    d["layout"] = text(layout_choice_name(how.layout));
+    d["limits"] = limit_values;
+    d["rules"] = rules_version;
+    return d;
+}
+
+// json_line of report_json.cpp: "path" with stray bytes as U+FFFD, and "path_bytes" (hex) when
+// the name is not UTF-8.
+void put_path(py::dict& d, std::string_view path) {
+    d["path"] = text(path);
+    PyObject* strict =
+        PyUnicode_DecodeUTF8(path.data(), static_cast<Py_ssize_t>(path.size()), "strict");
+    if (strict) {
+        Py_DECREF(strict);
+        return;
+    }
+    PyErr_Clear();
+    d["path_bytes"] = py::bytes(path.data(), path.size()).attr("hex")();
+}
+
+py::dict report_dict(py::object path, const report& rep, const validate_options& how,
+                     std::uint64_t file_bytes) {
     py::dict d;
     d["path"] = std::move(path);
     d["valid"] = rep.valid();
@@ -254,6 +299,7 @@ py::dict report_dict(py::object path, const report& rep, std::uint64_t file_byte
     d["warnings"] = warning_list(rep);
     d["warnings_found"] = rep.warnings_found;
     if (!rep.valid()) d["error"] = error_dict(rep.error);
+    d["checked_with"] = checked_with_dict(how);
     return d;
 }
 
@@ -303,8 +349,8 @@ py::dict upload_limits_dict() {
 }
 
 // What `inputanim validate --json` says of a checked input.
-py::dict check_dict(py::object path, const file_check& c) {
-    py::dict d = report_dict(std::move(path), c.rep, c.bytes);
+py::dict check_dict(py::object path, const file_check& c, const validate_options& how) {
+    py::dict d = report_dict(std::move(path), c.rep, how, c.bytes);
     if (c.compressed_bytes) d["compressed_bytes"] = *c.compressed_bytes;
     return d;
 }
@@ -321,7 +367,7 @@ py::dict validate_name(const std::string& name, const std::string& level_name,
     std::shared_ptr<source> s = open_name(name);
     const file_check c = check_without_gil(s->in, o);
     if (c.io) throw os_failure{c.io, name};
-    return check_dict(py::str(name), c);
+    return check_dict(py::str(name), c, o);
 }
 
 py::dict validate_buffer(const py::buffer& data, const std::string& level_name,
@@ -336,7 +382,7 @@ py::dict validate_buffer(const py::buffer& data, const std::string& level_name,
     }
     const file_check c = check_without_gil(s->in, o);
     if (c.io) throw os_failure{c.io, s->path};
-    return check_dict(py::str("-"), c);
+    return check_dict(py::str("-"), c, o);
 }
 
 // A curve of an open recording: its numbers as views over the bytes.
@@ -579,13 +625,36 @@ struct file_list {
     }
 };
 
-py::tuple list_files(const std::vector<std::string>& operands) {
+// File names cross into Python as os.fsdecode/os.fsencode do (PEP 383): a name that is not UTF-8
+// becomes a str with surrogate escapes and comes back as the same bytes.
+py::str name_text(std::string_view name) {
+    return py::reinterpret_steal<py::str>(
+        PyUnicode_DecodeFSDefaultAndSize(name.data(), static_cast<Py_ssize_t>(name.size())));
+}
+
+std::vector<std::string> name_bytes(const py::list& names) {
+    const py::object fsencode = py::module_::import("os").attr("fsencode");
+    std::vector<std::string> out;
+    out.reserve(names.size());
+    for (const py::handle name : names) out.push_back(py::cast<std::string>(fsencode(name)));
+    return out;
+}
+
+py::tuple list_files(const py::list& operand_names) {
+    const std::vector<std::string> operands = name_bytes(operand_names);
     file_list l;
     {
         py::gil_scoped_release release;
         for (const std::string& operand : operands) l.add_operand(operand);
     }
-    return py::make_tuple(l.paths, l.named, l.missing, l.unlisted);
+    py::list paths;
+    for (const std::string& p : l.paths) paths.append(name_text(p));
+    const auto with_names = [](const std::vector<std::pair<std::string, int>>& v) {
+        py::list out;
+        for (const auto& [name, code] : v) out.append(py::make_tuple(name_text(name), code));
+        return out;
+    };
+    return py::make_tuple(paths, l.named, with_names(l.missing), with_names(l.unlisted));
 }
 
 // What indexing found in one file, as index_pool.hpp's file_result.
@@ -696,9 +765,10 @@ void index_batch(const file_list& files, std::size_t start, std::size_t first, s
 // The rows of `inputanim index --jsonl` for the files, in their order (files that are not
 // recordings have none), read by `jobs` threads without the GIL. A window of files at a time,
 // which bounds the memory the reports take.
-py::list index_files(const std::vector<std::string>& paths, const std::vector<bool>& named,
-                     unsigned jobs, const std::string& level_name, const std::string& layout_name,
+py::list index_files(const py::list& path_names, const std::vector<bool>& named, unsigned jobs,
+                     const std::string& level_name, const std::string& layout_name,
                      const py::dict& limit_values) {
+    const std::vector<std::string> paths = name_bytes(path_names);
     if (paths.size() != named.size()) throw py::value_error("paths and named differ in length");
     const validate_options how = options_of(level_name, layout_name, limit_values, 1);
     file_list files;
@@ -736,13 +806,16 @@ py::list index_files(const std::vector<std::string>& paths, const std::vector<bo
                 e["code"] = r.failure_code;
                 e["message"] = text(r.failure.message());
                 py::dict d;
-                d["path"] = text(path);
+                put_path(d, path);
                 d["valid"] = false;
                 d["error"] = e;
+                d["checked_with"] = checked_with_dict(how);
                 rows.append(d);
                 continue;
             }
-            rows.append(report_dict(text(path), r.rep, r.bytes));
+            py::dict d = report_dict(py::none(), r.rep, how, r.bytes);
+            put_path(d, path);
+            rows.append(d);
         }
     }
     return rows;

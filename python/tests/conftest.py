@@ -143,8 +143,10 @@ def make_tree(cli, root):
     (root / "c" / "notes.gz").write_bytes(gzip.compress(b"not a recording either\n"))
     os.symlink(root / "a" / "full.bin", root / "c" / "link-to-full.bin")
     os.symlink(root / "a", root / "c" / "link-to-a")
-    for i in range(12):
+    for i in range(11):
         shutil.copyfile(root / "a" / "full.bin", root / "c" / f"copy-{i:02}.bin")
+    # A Latin-1 name, not UTF-8: "path_bytes" in the rows.
+    shutil.copyfile(root / "a" / "full.bin", os.fsencode(root / "c") + b"/copy-\xe9.bin")
     return root
 
 

@@ -73,7 +73,8 @@ class output_error : public std::runtime_error {
 // JSON Lines to a file or stdout ("-"), through one large buffer written with write(2).
 class jsonl_writer {
   public:
-    explicit jsonl_writer(const std::string& name) : name_(name == "-" ? "stdout" : name) {
+    explicit jsonl_writer(const std::string& name)
+        : name_(name == "-" ? "stdout" : printable(name)) {
         if (name == "-") {
             fd_ = STDOUT_FILENO;
         } else {
@@ -347,7 +348,7 @@ class indexer {
     }
 
     void complain(const std::string& path, int error) {
-        bar_.note("inputanim: " + path + ": " + std::generic_category().message(error));
+        bar_.note("inputanim: " + printable(path) + ": " + std::generic_category().message(error));
         totals_.walk_failed = true;
     }
 
@@ -405,15 +406,16 @@ std::optional<std::string> usage_problem(const index_options& o) {
     if (!o.sqlite.empty()) {
         for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
             if (same_file(o.jsonl, o.sqlite + suffix)) {
-                return "--jsonl " + o.jsonl + " is the database" +
+                return "--jsonl " + printable(o.jsonl) + " is the database" +
                        (*suffix ? std::string("'s ") + (suffix + 1) + " file" : std::string()) +
-                       " (" + o.sqlite + suffix + "); write it elsewhere";
+                       " (" + printable(o.sqlite + suffix) + "); write it elsewhere";
             }
         }
     }
     for (const std::string& path : o.paths) {
         if (path != "-" && same_file(o.jsonl, path)) {
-            return "--jsonl " + o.jsonl + " is the PATH " + path + " to index";
+            return "--jsonl " + printable(o.jsonl) + " is the PATH " + printable(path) +
+                   " to index";
         }
     }
     return std::nullopt;
@@ -425,14 +427,14 @@ int run_merge(const index_options& o) {
         sqlite_store out(o.merge_output, false);
         for (const std::string& input : o.merge_inputs) {
             if (same_file(input, o.merge_output)) {
-                std::cerr << "inputanim index merge: " << input << " is the output\n";
+                std::cerr << "inputanim index merge: " << printable(input) << " is the output\n";
                 return exit_usage;
             }
             out.merge(input);
         }
         out.finish();
     } catch (const store_error& e) {
-        std::cerr << "inputanim: " << o.merge_output << ": " << e.what() << '\n';
+        std::cerr << "inputanim: " << printable(o.merge_output) << ": " << e.what() << '\n';
         return exit_unreadable;
     }
     return exit_valid;
@@ -458,7 +460,7 @@ int run_index(index_options& o) {
             try {
                 store = std::make_unique<sqlite_store>(o.sqlite, o.prune);
             } catch (const store_error& e) {
-                throw output_error(o.sqlite + ": " + e.what());
+                throw output_error(printable(o.sqlite) + ": " + e.what());
             }
         }
         std::unique_ptr<jsonl_writer> jsonl;
@@ -469,7 +471,7 @@ int run_index(index_options& o) {
             counts = run.counts();
         } catch (const store_error& e) {
             counts = run.counts();
-            throw output_error(o.sqlite + ": " + e.what());
+            throw output_error(printable(o.sqlite) + ": " + e.what());
         } catch (const output_error&) {
             counts = run.counts();
             throw;

@@ -8,6 +8,7 @@
 
 #include <utility>
 
+#include "common.hpp"
 #include "report_json.hpp"
 #include "text.hpp"
 
@@ -442,7 +443,7 @@ void sqlite_store::remove(std::string_view path) {
 void sqlite_store::merge(const std::string& file) {
     // ATTACH would create a missing file, and cannot run inside a transaction.
     if (::access(file.c_str(), R_OK) != 0) {
-        throw store_error(file + ": " + std::generic_category().message(errno));
+        throw store_error(printable(file) + ": " + std::generic_category().message(errno));
     }
     if (in_transaction_) {
         exec("COMMIT");
@@ -457,7 +458,7 @@ void sqlite_store::merge(const std::string& file) {
     try {
         const identity found = read_identity("shard");
         if (found.application_id != application_id || found.version != schema_version) {
-            throw store_error(file + ": not an inputanim index of schema " +
+            throw store_error(printable(file) + ": not an inputanim index of schema " +
                               std::to_string(schema_version));
         }
         exec("BEGIN IMMEDIATE");

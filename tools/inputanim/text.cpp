@@ -2,49 +2,17 @@
 
 #include <cstdint>
 
+#include "inputanim/detail/decoders.hpp"
+
 namespace inputanim::cli {
 
-namespace {
-
-// The length of the well-formed UTF-8 sequence that starts at s[i], or 0 when s[i] does not
-// start one (Unicode 15, table 3-7).
-std::size_t sequence_length(std::string_view s, std::size_t i) noexcept {
-    const auto byte = [&](std::size_t k) { return static_cast<std::uint8_t>(s[i + k]); };
-    const std::uint8_t b0 = byte(0);
-    if (b0 < 0x80) return 1;
-    std::size_t n = 0;
-    std::uint8_t low = 0x80;
-    std::uint8_t high = 0xbf;
-    if (b0 >= 0xc2 && b0 <= 0xdf) {
-        n = 2;
-    } else if (b0 >= 0xe0 && b0 <= 0xef) {
-        n = 3;
-        if (b0 == 0xe0) low = 0xa0;   // overlong
-        if (b0 == 0xed) high = 0x9f;  // surrogates
-    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
-        n = 4;
-        if (b0 == 0xf0) low = 0x90;   // overlong
-        if (b0 == 0xf4) high = 0x8f;  // past U+10FFFF
-    } else {
-        return 0;
-    }
-    if (n > s.size() - i) return 0;
-    if (byte(1) < low || byte(1) > high) return 0;
-    for (std::size_t k = 2; k < n; ++k) {
-        if (byte(k) < 0x80 || byte(k) > 0xbf) return 0;
-    }
-    return n;
-}
-
-}  // namespace
-
 bool valid_utf8(std::string_view bytes) noexcept {
-    for (std::size_t i = 0; i < bytes.size();) {
-        const std::size_t n = sequence_length(bytes, i);
-        if (n == 0) return false;
-        i += n;
+    // The rule the library checks marker names with (RFC 3629).
+    detail::utf8_decoder decoder;
+    for (const char c : bytes) {
+        if (!decoder.add(static_cast<std::uint8_t>(c))) return false;
     }
-    return true;
+    return decoder.at_boundary();
 }
 
 std::string hex_bytes(std::string_view bytes) {
