@@ -186,7 +186,8 @@ struct answer {
     const char* allow = nullptr;
     // The response cannot be sent (the connection is gone or timed out); it is only logged.
     bool unsendable = false;
-    // Some of the request body was never read: answer with Connection: close, then linger.
+    // The request body was not read to its end, or where it ends is unknown: answer with
+    // Connection: close, then linger.
     bool body_unread = false;
 };
 
@@ -203,6 +204,87 @@ answer report_answer(unsigned status, const std::string& name, const report& rep
     a.status = status;
     a.body = json_text(report_json(name, rep, bytes, compressed));
     return a;
+}
+
+// Adds the elements of a comma-separated header list (RFC 9110 §5.6.1) to `elements`, without
+// their surrounding whitespace; empty elements are ignored, as the RFC asks.
+void add_list_elements(std::string_view value, std::vector<std::string_view>& elements) {
+    while (!value.empty()) {
+        const std::size_t comma = value.find(',');
+        const std::string_view element = trimmed(value.substr(0, comma));
+        if (!element.empty()) elements.push_back(element);
+        value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
+    }
+}
+
+// The elements of a list over every field of that name: several fields are one list.
+std::vector<std::string_view> list_elements(const http::fields& fields, http::field name) {
+    std::vector<std::string_view> elements;
+    for (auto [field, end] = fields.equal_range(name); field != end; ++field) {
+        add_list_elements(field->value(), elements);
+    }
+    return elements;
+}
+
+std::string joined(const std::vector<std::string_view>& elements) {
+    std::string text;
+    for (const std::string_view e : elements) {
+        if (!text.empty()) text += ", ";
+        text += e;
+    }
+    return text;
+}
+
+answer framing_answer(unsigned status, std::string_view code, std::string message) {
+    answer a = error_answer(status, code, std::move(message));
+    // Where this request ends is not known the way a proxy in front may know it: no byte after
+    // its header is read as a request.
+    a.body_unread = true;
+    return a;
+}
+
+// RFC 9112 §6: a request whose body length two readers could see differently is refused and its
+// connection closed, or the bytes a proxy in front takes for this request's body could be read
+// here as a next request (request smuggling). The framings taken: no body, one Content-Length
+// (Beast has refused values that are not decimal numbers or conflict), or Transfer-Encoding
+// with the one coding `chunked` in HTTP/1.1 and without Content-Length.
+std::optional<answer> framing_error(const request_parser& parser) {
+    const auto& req = parser.get();
+    const std::vector<std::string_view> codings =
+        list_elements(req.base(), http::field::transfer_encoding);
+    const std::size_t lengths = req.base().count(http::field::content_length);
+    if (req.base().count(http::field::transfer_encoding) > 0) {
+        if (req.version() < 11) {
+            return framing_answer(400, "bad_request",
+                                  "Transfer-Encoding in an HTTP/1.0 request: the body's length "
+                                  "is unknown");
+        }
+        if (lengths > 0) {
+            return framing_answer(400, "bad_request",
+                                  "both Transfer-Encoding and Content-Length: the body's length "
+                                  "is ambiguous");
+        }
+        const auto chunked = [](std::string_view c) { return beast::iequals(c, "chunked"); };
+        if (std::count_if(codings.begin(), codings.end(), chunked) > 1) {
+            return framing_answer(400, "bad_request",
+                                  "Transfer-Encoding: chunked is applied more than once");
+        }
+        // Beast reads the body as chunked when `chunked` ends a field: both readings must agree.
+        if (codings.empty() || !chunked(codings.back()) || !parser.chunked()) {
+            return framing_answer(400, "bad_request",
+                                  "Transfer-Encoding: " + joined(codings) +
+                                      ": the final transfer coding must be chunked");
+        }
+        if (codings.size() > 1) {
+            return framing_answer(501, "unsupported_transfer_encoding",
+                                  "transfer coding " + std::string(codings.front()) +
+                                      " is not supported: send Transfer-Encoding: chunked alone");
+        }
+    }
+    if (lengths > 1 || list_elements(req.base(), http::field::content_length).size() > 1) {
+        return framing_answer(400, "bad_request", "more than one Content-Length");
+    }
+    return std::nullopt;
 }
 
 bool is_http_syntax_error(const beast::error_code& ec) {
@@ -488,6 +570,7 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
         answer a;
         unsigned version = 11;
         bool keep_alive = false;
+        std::string method = "-";
         if (ec) {
             // Closed, quiet or shut down between requests: nothing to answer.
             if (buffer.size() == 0 && !parser.got_some()) break;
@@ -503,17 +586,18 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
                 a.unsendable = true;
             }
         } else {
-            version = parser.get().version();
-            a = co_await route(*c, parser, buffer, chunk, received);
-            keep_alive = parser.is_done() && parser.get().keep_alive();
+            auto& req = parser.get();
+            version = req.version();
+            method = req.method_string();
+            if (std::optional<answer> refused = framing_error(parser)) {
+                a = std::move(*refused);
+            } else {
+                a = co_await route(*c, parser, buffer, chunk, received);
+            }
+            keep_alive = parser.is_done() && req.keep_alive();
         }
         const bool kept = co_await respond(*c, a, version, keep_alive);
-        if (ec) {
-            log_request(c->peer, "-", "-", a.status, received, start);
-        } else {
-            log_request(c->peer, parser.get().method_string(), parser.get().target(), a.status,
-                        received, start);
-        }
+        log_request(c->peer, method, ec ? "-" : parser.get().target(), a.status, received, start);
         if (!kept) {
             if (a.body_unread && !a.unsendable) {
                 co_await linger_and_close(c->stream, net::buffer(chunk.data(), chunk.size()));

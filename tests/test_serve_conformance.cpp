@@ -1,0 +1,325 @@
+// The HTTP/1.1 conformance list of `inputanim serve` (docs/SERVER.md, "Conformance"), over
+// loopback with raw sockets: message framing by Transfer-Encoding and Content-Length (RFC 9112
+// §6) and pipelining. A request whose framing is refused
+// carries a second request in the bytes after its header, as a smuggler's would: that request
+// must never be answered nor logged.
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/cli_fixture.hpp"
+#include "support/serve_client.hpp"
+
+using namespace inputanim;
+using namespace inputanim::testing;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+namespace {
+
+// One HTTP response as a client reads it off a stream of responses.
+struct response {
+    int status = 0;
+    // The status line and the header fields, up to and without the empty line.
+    std::string head;
+    std::string body;
+
+    // The value of the header field `name` (as the server spells it), or "" without it.
+    std::string field(const std::string& name) const {
+        const std::string key = "\r\n" + name + ": ";
+        const std::size_t at = head.find(key);
+        if (at == std::string::npos) return "";
+        const std::size_t start = at + key.size();
+        return head.substr(start, head.find("\r\n", start) - start);
+    }
+};
+
+// Responses read off a stream, and the bytes after the last whole one.
+struct response_stream {
+    std::vector<response> responses;
+    std::string rest;
+};
+
+// The responses in `stream`, each ending after its Content-Length bytes of body.
+response_stream split_responses(std::string_view stream) {
+    response_stream out;
+    for (;;) {
+        const std::size_t end = stream.find("\r\n\r\n");
+        if (!stream.starts_with("HTTP/1.") || end == std::string_view::npos) break;
+        response r;
+        r.head = std::string(stream.substr(0, end));
+        r.status = std::stoi(r.head.substr(9, 3));
+        const std::string length = r.field("Content-Length");
+        const std::size_t body_size =
+            static_cast<std::size_t>(length.empty() ? 0 : std::stoull(length));
+        if (stream.size() < end + 4 + body_size) break;
+        r.body = std::string(stream.substr(end + 4, body_size));
+        stream.remove_prefix(end + 4 + body_size);
+        out.responses.push_back(std::move(r));
+    }
+    out.rest = std::string(stream);
+    return out;
+}
+
+std::string hex(std::size_t n) {
+    char digits[32];
+    std::snprintf(digits, sizeof digits, "%zx", n);
+    return digits;
+}
+
+// `text` in chunked coding: pieces of 100 bytes, then the last chunk.
+std::string chunked(const std::string& text) {
+    std::string out;
+    for (std::size_t at = 0; at < text.size(); at += 100) {
+        const std::string piece = text.substr(at, 100);
+        out += hex(piece.size()) + "\r\n" + piece + "\r\n";
+    }
+    return out + "0\r\n\r\n";
+}
+
+// A valid recording of a few hundred bytes.
+const std::string& small_recording() {
+    static const std::string text = as_text(small_file(shape::v11_compact));
+    return text;
+}
+
+// What a smuggler puts after a header whose framing a proxy in front reads otherwise.
+const std::string smuggled = "GET /smuggled HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+
+std::string get(const std::string& target, const std::string& more_fields = "") {
+    return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + more_fields + "\r\n";
+}
+
+// A POST to /validate with the given framing fields and body bytes.
+std::string post(const std::string& fields, const std::string& body,
+                 const std::string& version = "HTTP/1.1") {
+    return "POST /validate " + version + "\r\nHost: 127.0.0.1\r\n" + fields + "\r\n" + body;
+}
+
+class ServeConformance : public cli_fixture {
+  protected:
+    server_process& start(const std::vector<std::string>& options = {}) {
+        server_.emplace(scratch_.path(), options);
+        return *server_;
+    }
+
+    // Sends `request` on a new connection; what came back until the server closed it (or 5
+    // seconds passed), and whether it closed it.
+    std::pair<std::string, bool> exchange(const std::string& request) {
+        raw_client c(server_->port());
+        EXPECT_TRUE(c.send(request));
+        std::string in = c.read_all(5s);
+        return {std::move(in), c.closed()};
+    }
+
+    // `request` (with a smuggled request after its header) is answered `status` with the error
+    // `code`, Connection: close, and nothing else: the connection is closed and the smuggled
+    // request is neither answered nor logged.
+    void expect_refused(const std::string& request, int status, const std::string& code) {
+        const auto [in, closed] = exchange(request);
+        const response_stream rs = split_responses(in);
+        ASSERT_EQ(rs.responses.size(), 1u) << ::testing::PrintToString(request) << " got " << in;
+        EXPECT_EQ(rs.responses[0].status, status) << rs.responses[0].head;
+        EXPECT_EQ(rs.responses[0].field("Connection"), "close");
+        EXPECT_EQ(json::parse(rs.responses[0].body)["error"], code) << rs.responses[0].body;
+        EXPECT_EQ(rs.rest, "");
+        EXPECT_TRUE(closed);
+        // Log lines are written before the connection closes.
+        EXPECT_TRUE(server_->log_has(" " + std::to_string(status) + " ")) << server_->log();
+        EXPECT_EQ(server_->log().find("/smuggled"), std::string::npos) << server_->log();
+    }
+
+    std::optional<server_process> server_;
+};
+
+// --- Transfer-Encoding (RFC 9112 §6.1, §6.3) ---
+
+TEST_F(ServeConformance, TransferEncodingChunkedIsReadAsTheBodyAndTheConnectionStaysOpen) {
+    start();
+    const auto [in, closed] =
+        exchange(post("Transfer-Encoding: chunked\r\n", chunked(small_recording())) +
+                 get("/healthz", "Connection: close\r\n"));
+    const response_stream rs = split_responses(in);
+    ASSERT_EQ(rs.responses.size(), 2u) << in;
+    EXPECT_EQ(rs.responses[0].status, 200);
+    EXPECT_EQ(json::parse(rs.responses[0].body)["valid"], true) << rs.responses[0].body;
+    EXPECT_EQ(json::parse(rs.responses[0].body)["bytes"], small_recording().size());
+    EXPECT_EQ(rs.responses[1].body, "ok\n");
+    EXPECT_TRUE(closed);
+}
+
+TEST_F(ServeConformance, TheChunkedCodingNameIsCaseInsensitive) {
+    start();
+    for (const std::string name : {"Chunked", "CHUNKED", " chunked "}) {
+        const auto [in, closed] = exchange(post(
+            "Transfer-Encoding:" + name + "\r\nConnection: close\r\n", chunked(small_recording())));
+        const response_stream rs = split_responses(in);
+        ASSERT_EQ(rs.responses.size(), 1u) << in;
+        EXPECT_EQ(rs.responses[0].status, 200) << name;
+        EXPECT_EQ(json::parse(rs.responses[0].body)["bytes"], small_recording().size()) << name;
+    }
+}
+
+TEST_F(ServeConformance, TransferEncodingXchunkedIs400AndClosesTheConnection) {
+    start();
+    expect_refused(post("Transfer-Encoding: xchunked\r\n", smuggled), 400, "bad_request");
+}
+
+TEST_F(ServeConformance, TransferEncodingChunkedThenIdentityIs400AndClosesTheConnection) {
+    start();
+    expect_refused(post("Transfer-Encoding: chunked, identity\r\n", smuggled), 400, "bad_request");
+}
+
+TEST_F(ServeConformance, ChunkedThenIdentityInTwoFieldsIs400AndClosesTheConnection) {
+    start();
+    expect_refused(post("Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n", smuggled),
+                   400, "bad_request");
+}
+
+TEST_F(ServeConformance, TransferEncodingIdentityIs400AndClosesTheConnection) {
+    start();
+    expect_refused(post("Transfer-Encoding: identity\r\n", smuggled), 400, "bad_request");
+}
+
+TEST_F(ServeConformance, TransferEncodingGzipAloneIs400AndClosesTheConnection) {
+    start();
+    expect_refused(post("Transfer-Encoding: gzip\r\n", smuggled), 400, "bad_request");
+}
+
+TEST_F(ServeConformance, AnEmptyTransferEncodingIs400AndClosesTheConnection) {
+    start();
+    expect_refused(post("Transfer-Encoding: \r\n", smuggled), 400, "bad_request");
+    expect_refused(post("Transfer-Encoding: ,\r\n", smuggled), 400, "bad_request");
+}
+
+TEST_F(ServeConformance, ChunkedAppliedTwiceIs400AndClosesTheConnection) {
+    start();
+    expect_refused(post("Transfer-Encoding: chunked, chunked\r\n", "0\r\n\r\n" + smuggled), 400,
+                   "bad_request");
+    expect_refused(post("Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n",
+                        "0\r\n\r\n" + smuggled),
+                   400, "bad_request");
+}
+
+TEST_F(ServeConformance, AnotherCodingBeforeChunkedIs501AndClosesTheConnection) {
+    start();
+    expect_refused(post("Transfer-Encoding: gzip, chunked\r\n", "0\r\n\r\n" + smuggled), 501,
+                   "unsupported_transfer_encoding");
+}
+
+TEST_F(ServeConformance, TransferEncodingWithContentLengthIs400AndClosesTheConnection) {
+    start();
+    // Both orders, with chunked (the classic CL.TE and TE.CL smuggling) and with a coding that
+    // is not chunked.
+    for (const std::string& fields :
+         {std::string("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n"),
+          std::string("Transfer-Encoding: chunked\r\nContent-Length: 5\r\n"),
+          std::string("Content-Length: 5\r\nTransfer-Encoding: identity\r\n"),
+          std::string("Transfer-Encoding: identity\r\nContent-Length: 5\r\n")}) {
+        expect_refused(post(fields, "0\r\n\r\n" + smuggled), 400, "bad_request");
+    }
+}
+
+TEST_F(ServeConformance, TransferEncodingInAnHttp10RequestIs400AndClosesTheConnection) {
+    start();
+    const std::string body = chunked(small_recording()) + smuggled;
+    const auto [in, closed] = exchange(post("Transfer-Encoding: chunked\r\n", body, "HTTP/1.0"));
+    const response_stream rs = split_responses(in);
+    ASSERT_EQ(rs.responses.size(), 1u) << in;
+    EXPECT_EQ(rs.responses[0].head.rfind("HTTP/1.0 400 Bad Request\r\n", 0), 0u);
+    EXPECT_EQ(json::parse(rs.responses[0].body)["error"], "bad_request");
+    EXPECT_EQ(rs.rest, "");
+    EXPECT_TRUE(closed);
+    EXPECT_EQ(server_->log().find("/smuggled"), std::string::npos);
+}
+
+// --- Content-Length (RFC 9112 §6.3, RFC 9110 §8.6) ---
+
+TEST_F(ServeConformance, AValidContentLengthIsReadAsTheBodyAndTheConnectionStaysOpen) {
+    start();
+    const auto [in, closed] =
+        exchange(post("Content-Length: " + std::to_string(small_recording().size()) + "\r\n",
+                      small_recording()) +
+                 get("/healthz", "Connection: close\r\n"));
+    const response_stream rs = split_responses(in);
+    ASSERT_EQ(rs.responses.size(), 2u) << in;
+    EXPECT_EQ(rs.responses[0].status, 200);
+    EXPECT_EQ(json::parse(rs.responses[0].body)["bytes"], small_recording().size());
+    EXPECT_EQ(rs.responses[1].body, "ok\n");
+    EXPECT_TRUE(closed);
+}
+
+TEST_F(ServeConformance, ADuplicateContentLengthOfTheSameValueIs400) {
+    start();
+    const std::string n = std::to_string(small_recording().size());
+    expect_refused(post("Content-Length: " + n + "\r\nContent-Length: " + n + "\r\n",
+                        small_recording() + smuggled),
+                   400, "bad_request");
+    expect_refused(post("Content-Length: " + n + ", " + n + "\r\n", small_recording() + smuggled),
+                   400, "bad_request");
+}
+
+TEST_F(ServeConformance, ConflictingContentLengthsAre400) {
+    start();
+    expect_refused(post("Content-Length: 0\r\nContent-Length: 50\r\n", smuggled), 400,
+                   "bad_request");
+    expect_refused(post("Content-Length: 0, 50\r\n", smuggled), 400, "bad_request");
+}
+
+TEST_F(ServeConformance, ANonNumericContentLengthIs400) {
+    start();
+    for (const std::string value : {"abc", "12a", "+12", "0x10", "1 2", "1.5", ""}) {
+        expect_refused(post("Content-Length: " + value + "\r\n", smuggled), 400, "bad_request");
+    }
+}
+
+TEST_F(ServeConformance, ANegativeContentLengthIs400) {
+    start();
+    expect_refused(post("Content-Length: -1\r\n", smuggled), 400, "bad_request");
+}
+
+TEST_F(ServeConformance, AContentLengthThatOverflows64BitsIs400) {
+    start();
+    for (const std::string value : {"18446744073709551616", "99999999999999999999999999"}) {
+        expect_refused(post("Content-Length: " + value + "\r\n", smuggled), 400, "bad_request");
+    }
+}
+
+TEST_F(ServeConformance, AContentLengthOverTheLimitIs413AndTheBodyIsNotRead) {
+    start({"--max-bytes", "1000"});
+    const auto [in, closed] = exchange(post("Content-Length: 1001\r\n", smuggled));
+    const response_stream rs = split_responses(in);
+    ASSERT_EQ(rs.responses.size(), 1u) << in;
+    EXPECT_EQ(rs.responses[0].status, 413);
+    EXPECT_EQ(rs.responses[0].field("Connection"), "close");
+    EXPECT_EQ(json::parse(rs.responses[0].body)["error"]["limit"], "max_bytes");
+    EXPECT_TRUE(closed);
+    EXPECT_TRUE(server_->log_has("\"POST /validate\" 413 0 "));
+    EXPECT_EQ(server_->log().find("/smuggled"), std::string::npos);
+}
+
+// --- Pipelining (RFC 9112 §9.3.2) ---
+
+TEST_F(ServeConformance, ThreeRequestsInOneWriteAreAnsweredInOrder) {
+    start();
+    const auto [in, closed] =
+        exchange(get("/healthz") +
+                 post("Content-Length: " + std::to_string(small_recording().size()) + "\r\n",
+                      small_recording()) +
+                 get("/nowhere", "Connection: close\r\n"));
+    const response_stream rs = split_responses(in);
+    ASSERT_EQ(rs.responses.size(), 3u) << in;
+    EXPECT_EQ(rs.responses[0].body, "ok\n");
+    EXPECT_EQ(json::parse(rs.responses[1].body)["bytes"], small_recording().size());
+    EXPECT_EQ(rs.responses[2].status, 404);
+    EXPECT_EQ(rs.rest, "");
+    EXPECT_TRUE(closed);
+}
+
+}  // namespace
