@@ -1,8 +1,8 @@
 // The HTTP/1.1 conformance list of `inputanim serve` (docs/SERVER.md, "Conformance"), over
 // loopback with raw sockets: message framing by Transfer-Encoding and Content-Length (RFC 9112
-// §6) and pipelining. A request whose framing is refused
-// carries a second request in the bytes after its header, as a smuggler's would: that request
-// must never be answered nor logged.
+// §6), HEAD (RFC 9110 §9.3.2) and pipelining. A request whose framing is refused carries a second
+// request in the bytes after its header, as a smuggler's would: that request must never be
+// answered nor logged.
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -46,8 +46,9 @@ struct response_stream {
     std::string rest;
 };
 
-// The responses in `stream`, each ending after its Content-Length bytes of body.
-response_stream split_responses(std::string_view stream) {
+// The responses in `stream`, each ending after its Content-Length bytes of body, or with no body
+// when the i-th request was HEAD (`head[i]`).
+response_stream split_responses(std::string_view stream, const std::vector<bool>& head = {}) {
     response_stream out;
     for (;;) {
         const std::size_t end = stream.find("\r\n\r\n");
@@ -57,7 +58,9 @@ response_stream split_responses(std::string_view stream) {
         r.status = std::stoi(r.head.substr(9, 3));
         const std::string length = r.field("Content-Length");
         const std::size_t body_size =
-            static_cast<std::size_t>(length.empty() ? 0 : std::stoull(length));
+            head.size() > out.responses.size() && head[out.responses.size()]
+                ? 0
+                : static_cast<std::size_t>(length.empty() ? 0 : std::stoull(length));
         if (stream.size() < end + 4 + body_size) break;
         r.body = std::string(stream.substr(end + 4, body_size));
         stream.remove_prefix(end + 4 + body_size);
@@ -94,6 +97,10 @@ const std::string smuggled = "GET /smuggled HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
 std::string get(const std::string& target, const std::string& more_fields = "") {
     return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + more_fields + "\r\n";
+}
+
+std::string head_request(const std::string& target, const std::string& more_fields = "") {
+    return "HEAD " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + more_fields + "\r\n";
 }
 
 // A POST to /validate with the given framing fields and body bytes.
@@ -304,6 +311,72 @@ TEST_F(ServeConformance, AContentLengthOverTheLimitIs413AndTheBodyIsNotRead) {
     EXPECT_EQ(server_->log().find("/smuggled"), std::string::npos);
 }
 
+// --- HEAD (RFC 9110 §9.3.2) ---
+
+TEST_F(ServeConformance, HeadIsAnsweredWithTheHeadersOfGetAndNoBodyOnEveryRoute) {
+    start();
+    for (const std::string target :
+         {"/healthz", "/healthz?x=1", "/validate", "/validate?name=a.bin", "/nowhere", "/"}) {
+        const auto [in, closed] =
+            exchange(head_request(target) + get(target) + get("/healthz", "Connection: close\r\n"));
+        const response_stream rs = split_responses(in, {true, false, false});
+        ASSERT_EQ(rs.responses.size(), 3u) << target << ": " << in;
+        const response& head = rs.responses[0];
+        const response& get = rs.responses[1];
+        EXPECT_EQ(head.head, get.head) << target;
+        EXPECT_EQ(head.body, "") << target;
+        EXPECT_FALSE(get.body.empty()) << target;
+        EXPECT_EQ(head.field("Content-Length"), std::to_string(get.body.size())) << target;
+        // Still in step: the third answer is healthz's, and nothing is left over.
+        EXPECT_EQ(rs.responses[2].body, "ok\n") << target;
+        EXPECT_EQ(rs.rest, "") << target;
+        EXPECT_TRUE(closed) << target;
+    }
+}
+
+TEST_F(ServeConformance, HeadThenGetOnOneConnectionReadsBothResponsesInStep) {
+    server_process& s = start();
+    raw_client c(s.port());
+    ASSERT_TRUE(c.send(head_request("/healthz")));
+    // The answer to HEAD, and no body after it even when the client waits for one.
+    const response_stream first = split_responses(c.read_all(500ms), {true});
+    ASSERT_EQ(first.responses.size(), 1u);
+    EXPECT_EQ(first.responses[0].status, 200);
+    EXPECT_EQ(first.responses[0].field("Content-Length"), "3");
+    EXPECT_EQ(first.rest, "");
+    EXPECT_FALSE(c.closed());
+    ASSERT_TRUE(c.send(get("/healthz", "Connection: close\r\n")));
+    const std::string in = c.read_all(5s);
+    const response_stream second = split_responses(in);
+    ASSERT_EQ(second.responses.size(), 1u) << in;
+    EXPECT_EQ(second.responses[0].status, 200);
+    EXPECT_EQ(second.responses[0].body, "ok\n");
+    EXPECT_EQ(second.rest, "");
+    EXPECT_TRUE(s.log_has("\"HEAD /healthz\" 200 0 "));
+}
+
+TEST_F(ServeConformance, HeadOfAPostOnlyResourceIs405WithoutABody) {
+    start();
+    const auto [in, closed] = exchange(head_request("/validate", "Connection: close\r\n"));
+    const response_stream rs = split_responses(in, {true});
+    ASSERT_EQ(rs.responses.size(), 1u) << in;
+    EXPECT_EQ(rs.responses[0].status, 405);
+    EXPECT_EQ(rs.responses[0].field("Allow"), "POST");
+    EXPECT_NE(rs.responses[0].field("Content-Length"), "0");
+    EXPECT_EQ(rs.rest, "");
+    EXPECT_TRUE(closed);
+}
+
+TEST_F(ServeConformance, TheAllowListOfAGetResourceNamesHead) {
+    start();
+    const auto [in, closed] =
+        exchange("POST /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    const response_stream rs = split_responses(in);
+    ASSERT_EQ(rs.responses.size(), 1u) << in;
+    EXPECT_EQ(rs.responses[0].status, 405);
+    EXPECT_EQ(rs.responses[0].field("Allow"), "GET, HEAD");
+}
+
 // --- Pipelining (RFC 9112 §9.3.2) ---
 
 TEST_F(ServeConformance, ThreeRequestsInOneWriteAreAnsweredInOrder) {
@@ -318,6 +391,21 @@ TEST_F(ServeConformance, ThreeRequestsInOneWriteAreAnsweredInOrder) {
     EXPECT_EQ(rs.responses[0].body, "ok\n");
     EXPECT_EQ(json::parse(rs.responses[1].body)["bytes"], small_recording().size());
     EXPECT_EQ(rs.responses[2].status, 404);
+    EXPECT_EQ(rs.rest, "");
+    EXPECT_TRUE(closed);
+}
+
+TEST_F(ServeConformance, RequestsAfterAChunkedBodyInTheSameWriteAreAnsweredInOrder) {
+    start();
+    const auto [in, closed] =
+        exchange(post("Transfer-Encoding: chunked\r\n", chunked(small_recording())) +
+                 head_request("/healthz") + get("/healthz", "Connection: close\r\n"));
+    const response_stream rs = split_responses(in, {false, true, false});
+    ASSERT_EQ(rs.responses.size(), 3u) << in;
+    EXPECT_EQ(json::parse(rs.responses[0].body)["valid"], true);
+    EXPECT_EQ(rs.responses[1].status, 200);
+    EXPECT_EQ(rs.responses[1].body, "");
+    EXPECT_EQ(rs.responses[2].body, "ok\n");
     EXPECT_EQ(rs.rest, "");
     EXPECT_TRUE(closed);
 }

@@ -287,6 +287,15 @@ std::optional<answer> framing_error(const request_parser& parser) {
     return std::nullopt;
 }
 
+// An Allow list: a resource that accepts GET accepts HEAD too (serve() routes HEAD as GET).
+std::string with_head(std::string_view allow) {
+    std::vector<std::string_view> methods;
+    add_list_elements(allow, methods);
+    const bool get = std::find(methods.begin(), methods.end(), "GET") != methods.end();
+    const bool head = std::find(methods.begin(), methods.end(), "HEAD") != methods.end();
+    return get && !head ? std::string(allow) + ", HEAD" : std::string(allow);
+}
+
 bool is_http_syntax_error(const beast::error_code& ec) {
     return ec.category() == beast::http::make_error_code(http::error::bad_method).category() &&
            ec != http::error::end_of_stream && ec != http::error::partial_message;
@@ -411,7 +420,8 @@ class server {
                                            beast::flat_buffer& buffer,
                                            std::vector<std::byte>& chunk, std::uint64_t& received,
                                            const std::string& name);
-    net::awaitable<bool> respond(connection& c, answer& a, unsigned version, bool keep_alive);
+    net::awaitable<bool> respond(connection& c, answer& a, unsigned version, bool keep_alive,
+                                 bool head);
 
     server_config config_;
     server_state state_;
@@ -570,6 +580,9 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
         answer a;
         unsigned version = 11;
         bool keep_alive = false;
+        // HEAD is GET without the response body (RFC 9110 §9.3.2): the routes see GET, so that
+        // every GET resource answers HEAD, and respond() sends the headers only.
+        bool head = false;
         std::string method = "-";
         if (ec) {
             // Closed, quiet or shut down between requests: nothing to answer.
@@ -592,11 +605,13 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
             if (std::optional<answer> refused = framing_error(parser)) {
                 a = std::move(*refused);
             } else {
+                head = req.method() == http::verb::head;
+                if (head) req.method(http::verb::get);
                 a = co_await route(*c, parser, buffer, chunk, received);
             }
             keep_alive = parser.is_done() && req.keep_alive();
         }
-        const bool kept = co_await respond(*c, a, version, keep_alive);
+        const bool kept = co_await respond(*c, a, version, keep_alive, head);
         log_request(c->peer, method, ec ? "-" : parser.get().target(), a.status, received, start);
         if (!kept) {
             if (a.body_unread && !a.unsendable) {
@@ -610,16 +625,19 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
     c->stream.close();
 }
 
-// Sends `a`; returns whether the connection stays open for another request.
-net::awaitable<bool> server::respond(connection& c, answer& a, unsigned version, bool keep_alive) {
+// Sends `a`, without its body but with its Content-Length for HEAD; returns whether the
+// connection stays open for another request.
+net::awaitable<bool> server::respond(connection& c, answer& a, unsigned version, bool keep_alive,
+                                     bool head) {
     if (a.unsendable) co_return false;
     http::response<http::string_body> res{static_cast<http::status>(a.status), version};
     res.set(http::field::server, server_name);
     res.set(http::field::content_type, a.content_type);
-    if (a.allow != nullptr) res.set(http::field::allow, a.allow);
+    if (a.allow != nullptr) res.set(http::field::allow, with_head(a.allow));
     res.keep_alive(keep_alive && !a.body_unread && !state_.stopping);
     res.body() = std::move(a.body);
     res.prepare_payload();
+    if (head) res.body().clear();
     beast::error_code ec;
     c.stream.expires_after(config_.timeout);
     co_await http::async_write(c.stream, res, to(ec));

@@ -1,7 +1,8 @@
 // The HTTP/1.1 validation service behind `inputanim serve` (docs/SERVER.md): POST /validate
 // streams the request body through the streaming validator (inflating it first when it is
 // gzip-encoded) and answers the JSON object of `validate --json`; GET /healthz answers "ok".
-// Requests whose body length is ambiguous (RFC 9112 §6) are refused and their connection closed.
+// Every GET resource answers HEAD with its headers. Requests whose body length is ambiguous
+// (RFC 9112 §6) are refused and their connection closed.
 // Boost.Beast over Boost.Asio, one strand per connection, on a pool of threads.
 #pragma once
 
