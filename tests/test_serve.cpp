@@ -514,6 +514,24 @@ TEST_F(Serve, EachRequestIsLoggedOnOneLine) {
         << lines[0];
 }
 
+TEST_F(Serve, HelpGivesTheSlowBodyLimitsWithTheirDefaults) {
+    const run_result help = run({"serve", "--help"});
+    EXPECT_EQ(help.status, 0);
+    for (const char* option : {"--timeout UINT:UINT in [1 - 86400]=30",
+                               "--min-rate UINT:UINT in [0 - 1099511627776]=1024",
+                               "--request-deadline UINT:UINT in [1 - 86400]=600"}) {
+        EXPECT_NE(help.out.find(option), std::string::npos) << option << " in " << help.out;
+    }
+    EXPECT_NE(help.out.find("a slow client holds a connection at most"), std::string::npos);
+    for (const std::vector<std::string>& bad : {std::vector<std::string>{"--request-deadline", "0"},
+                                                std::vector<std::string>{"--min-rate", "-1"},
+                                                std::vector<std::string>{"--min-rate", "fast"}}) {
+        std::vector<std::string> args = {"serve"};
+        args.insert(args.end(), bad.begin(), bad.end());
+        EXPECT_EQ(run(args).status, 2) << bad[0] << ' ' << bad[1];
+    }
+}
+
 TEST_F(Serve, ABadListenAddressIsAUsageErrorAndABusyPortExit3) {
     for (const char* listen : {"localhost:8080", "127.0.0.1", "127.0.0.1:70000", "1.2.3:80"}) {
         const run_result r =

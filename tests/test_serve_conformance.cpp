@@ -1,13 +1,14 @@
 // The HTTP/1.1 conformance list of `inputanim serve` (docs/SERVER.md, "Conformance"), over
 // loopback with raw sockets: message framing by Transfer-Encoding and Content-Length (RFC 9112
-// §6), HEAD (RFC 9110 §9.3.2) and pipelining. A request whose framing is refused carries a second
-// request in the bytes after its header, as a smuggler's would: that request must never be
-// answered nor logged.
+// §6), HEAD (RFC 9110 §9.3.2), pipelining, and slow bodies. A request whose framing is refused
+// carries a second request in the bytes after its header, as a smuggler's would: that request
+// must never be answered nor logged.
 #include <chrono>
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -22,6 +23,8 @@ using namespace std::chrono_literals;
 using nlohmann::json;
 
 namespace {
+
+using steady = std::chrono::steady_clock;
 
 // One HTTP response as a client reads it off a stream of responses.
 struct response {
@@ -408,6 +411,104 @@ TEST_F(ServeConformance, RequestsAfterAChunkedBodyInTheSameWriteAreAnsweredInOrd
     EXPECT_EQ(rs.responses[2].body, "ok\n");
     EXPECT_EQ(rs.rest, "");
     EXPECT_TRUE(closed);
+}
+
+// --- Slow bodies ---
+
+// Sends one byte of `body` every `interval` after `header` until the server closes the
+// connection or `limit` passes: how long the server kept it.
+steady::duration trickle(raw_client& c, const std::string& header, const std::string& body,
+                         std::chrono::milliseconds interval, std::chrono::seconds limit) {
+    const steady::time_point start = steady::now();
+    EXPECT_TRUE(c.send(header));
+    for (std::size_t i = 0; i < body.size() && steady::now() - start < limit; ++i) {
+        c.read_all(interval);
+        if (c.closed()) break;
+        c.send(body.substr(i, 1));
+    }
+    return steady::now() - start;
+}
+
+TEST_F(ServeConformance, ABodyBelowTheMinimumRateIsCutAfterTheTimeoutPlusItsCredit) {
+    // 10 bytes a second against a minimum of 100: cut at 1 s + received/100 s, about 1.1 s,
+    // although no read waits as long as the timeout.
+    server_process& s = start({"--timeout", "1", "--min-rate", "100", "--request-deadline", "60"});
+    raw_client c(s.port());
+    const std::string header = "POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " +
+                               std::to_string(small_recording().size()) + "\r\n\r\n";
+    const steady::duration kept = trickle(c, header, small_recording(), 100ms, 10s);
+    EXPECT_TRUE(c.closed());
+    EXPECT_GT(kept, 900ms);
+    EXPECT_LT(kept, 2500ms);
+    EXPECT_TRUE(s.log_has("\"POST /validate\" 408 ")) << s.log();
+}
+
+TEST_F(ServeConformance, ABodyIsCutAtTheRequestDeadlineWhateverItsRate) {
+    // No minimum rate, each read well within the timeout: only the deadline stops it.
+    server_process& s = start({"--timeout", "1", "--min-rate", "0", "--request-deadline", "2"});
+    raw_client c(s.port());
+    const std::string header =
+        "POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n";
+    const steady::duration kept = trickle(c, header, chunked(small_recording()), 100ms, 10s);
+    EXPECT_TRUE(c.closed());
+    EXPECT_GT(kept, 1800ms);
+    EXPECT_LT(kept, 3500ms);
+    EXPECT_TRUE(s.log_has("\"POST /validate\" 408 ")) << s.log();
+}
+
+TEST_F(ServeConformance, ABodyAtTheMinimumRateIsReadWholePastTheTimeout) {
+    // Ten pieces 150 ms apart: longer than the timeout, faster than the minimum rate.
+    const std::string& body = small_recording();
+    const std::size_t piece = body.size() / 10 + 1;
+    ASSERT_GT(piece * 1000 / 150, 100u);
+    server_process& s = start({"--timeout", "1", "--min-rate", "100"});
+    raw_client c(s.port());
+    ASSERT_TRUE(
+        c.send("POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+               "Content-Length: " +
+               std::to_string(body.size()) + "\r\n\r\n"));
+    const steady::time_point start_time = steady::now();
+    for (std::size_t at = 0; at < body.size(); at += piece) {
+        std::this_thread::sleep_for(150ms);
+        ASSERT_TRUE(c.send(body.substr(at, piece)));
+    }
+    ASSERT_GT(steady::now() - start_time, 1s) << "the body must take longer than the timeout";
+    const response_stream rs = split_responses(c.read_all(5s));
+    ASSERT_EQ(rs.responses.size(), 1u);
+    EXPECT_EQ(rs.responses[0].status, 200);
+    EXPECT_EQ(json::parse(rs.responses[0].body)["valid"], true);
+}
+
+TEST_F(ServeConformance, TricklingClientsReleaseTheirConnectionsWithinTheDocumentedTime) {
+    // Two clients holding both connections by each sending a byte more often than the timeout:
+    // others are refused (503) only until the minimum rate cuts them.
+    server_process& s = start({"--max-connections", "2", "--timeout", "1", "--min-rate", "100",
+                               "--request-deadline", "60"});
+    const std::string header = "POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " +
+                               std::to_string(small_recording().size()) + "\r\n\r\n";
+    raw_client a(s.port());
+    raw_client b(s.port());
+    ASSERT_TRUE(a.send(header));
+    ASSERT_TRUE(b.send(header));
+    {
+        raw_client refused(s.port());
+        ASSERT_TRUE(refused.send(get("/healthz")));
+        EXPECT_EQ(refused.read_all(300ms).rfind("HTTP/1.1 503 ", 0), 0u);
+    }
+    const steady::time_point start_time = steady::now();
+    for (std::size_t i = 0; i < small_recording().size() && !(a.closed() && b.closed()); ++i) {
+        a.read_all(50ms);
+        b.read_all(50ms);
+        if (!a.closed()) a.send(small_recording().substr(i, 1));
+        if (!b.closed()) b.send(small_recording().substr(i, 1));
+        ASSERT_LT(steady::now() - start_time, 5s) << "the trickling clients are still served";
+    }
+    EXPECT_LT(steady::now() - start_time, 2500ms);
+    const response_stream rs =
+        split_responses(exchange(get("/healthz", "Connection: close\r\n")).first);
+    ASSERT_EQ(rs.responses.size(), 1u);
+    EXPECT_EQ(rs.responses[0].status, 200);
 }
 
 }  // namespace

@@ -173,6 +173,25 @@ class body_validator {
     report mismatch_{};
 };
 
+// When the next read of a request body must end. Silence is bounded by `timeout`; the pace by
+// `min_rate`: after a first `timeout`, each byte received buys 1/min_rate seconds more (as
+// Apache's mod_reqtimeout MinRate), so that a client trickling bytes is cut once it falls
+// behind; and the whole body by `request_deadline` from the end of the header, whatever its pace.
+steady::time_point body_read_deadline(const server_config& config, steady::time_point header_end,
+                                      steady::time_point body_start, std::uint64_t received) {
+    steady::time_point deadline =
+        std::min(steady::now() + config.timeout, header_end + config.request_deadline);
+    if (config.min_rate > 0) {
+        // Capped at the request deadline, which bounds the read anyway: no overflow of the clock.
+        const std::chrono::duration<double> credit(
+            std::min(static_cast<double>(received) / static_cast<double>(config.min_rate),
+                     std::chrono::duration<double>(config.request_deadline).count()));
+        deadline = std::min(deadline, body_start + config.timeout +
+                                          std::chrono::duration_cast<steady::duration>(credit));
+    }
+    return deadline;
+}
+
 // A status for the log when nothing could be answered: the client went away mid-request
 // (nginx's convention).
 constexpr unsigned client_closed = 499;
@@ -678,6 +697,7 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
                                                beast::flat_buffer& buffer,
                                                std::vector<std::byte>& chunk,
                                                std::uint64_t& received, const std::string& name) {
+    const steady::time_point header_end = steady::now();
     auto& req = parser.get();
     const std::string_view encoding = trimmed(req[http::field::content_encoding]);
     const bool gzip = beast::iequals(encoding, "gzip") || beast::iequals(encoding, "x-gzip");
@@ -699,7 +719,8 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
     beast::error_code ec;
     if (beast::iequals(trimmed(req[http::field::expect]), "100-continue")) {
         http::response<http::empty_body> go{http::status::continue_, req.version()};
-        c.stream.expires_after(config_.timeout);
+        c.stream.expires_at(
+            std::min(steady::now() + config_.timeout, header_end + config_.request_deadline));
         co_await http::async_write(c.stream, go, to(ec));
         if (ec) {
             answer a;
@@ -711,10 +732,11 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
 
     body_validator v(config_.how, gzip);
     bool too_large = false;
+    const steady::time_point body_start = steady::now();
     while (!parser.is_done()) {
         req.body().data = chunk.data();
         req.body().size = chunk.size();
-        c.stream.expires_after(config_.timeout);
+        c.stream.expires_at(body_read_deadline(config_, header_end, body_start, received));
         co_await http::async_read_some(c.stream, buffer, parser, to(ec));
         if (ec == http::error::need_buffer) ec = {};
         const std::size_t n = chunk.size() - req.body().size;
