@@ -1,16 +1,8 @@
 // `inputanim serve`, started on loopback (127.0.0.1, port 0) as an operator starts it, and talked
 // to with curl and with raw sockets: valid, invalid, truncated, chunked, gzip, oversize and
 // malformed uploads, early answers, timeouts, the connection ceiling, the request log and a
-// graceful shutdown on SIGTERM.
-#include <arpa/inet.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <poll.h>
+// graceful shutdown on SIGTERM. The HTTP conformance list is test_serve_conformance.cpp.
 #include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -25,8 +17,7 @@
 #include "inputanim/generate.hpp"
 #include "support/cli_fixture.hpp"
 #include "support/gzip_bytes.hpp"
-
-extern char** environ;
+#include "support/serve_client.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -50,163 +41,6 @@ const bytes& recording() {
 bytes first_bytes(const bytes& b, std::size_t n) {
     return bytes(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(n));
 }
-
-std::string as_text(const bytes& b) {
-    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
-}
-
-// The JSON body of an HTTP response read off a socket.
-json body_json(const std::string& response) {
-    const std::size_t start = response.find("\r\n\r\n");
-    if (start == std::string::npos) return json();
-    return json::parse(response.substr(start + 4), nullptr, false);
-}
-
-// `inputanim serve --listen 127.0.0.1:0 ...`, with stdout and stderr in files.
-class server_process {
-  public:
-    server_process(const std::filesystem::path& dir, const std::vector<std::string>& options)
-        : out_(dir / "serve.out"), err_(dir / "serve.err") {
-        std::vector<std::string> args = {INPUTANIM_CLI, "serve", "--listen", "127.0.0.1:0"};
-        args.insert(args.end(), options.begin(), options.end());
-        std::vector<char*> argv;
-        for (std::string& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                         0644);
-        posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                         0644);
-        const int spawned = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&actions);
-        if (spawned != 0) {
-            ADD_FAILURE() << "cannot run " << argv[0];
-            pid_ = -1;
-            return;
-        }
-        // The first line on stdout names the port bound.
-        const std::string prefix = "listening on 127.0.0.1:";
-        const steady::time_point deadline = steady::now() + 30s;
-        while (steady::now() < deadline) {
-            const std::string out = slurp(out_);
-            const std::size_t end = out.find('\n');
-            if (end != std::string::npos) {
-                first_line_ = out.substr(0, end);
-                if (first_line_.rfind(prefix, 0) == 0) port_ = std::stoi(out.substr(prefix.size()));
-                return;
-            }
-            std::this_thread::sleep_for(10ms);
-        }
-        ADD_FAILURE() << "the server did not say where it listens; stderr: " << log();
-    }
-    ~server_process() {
-        if (pid_ > 0) {
-            ::kill(pid_, SIGKILL);
-            ::waitpid(pid_, nullptr, 0);
-        }
-    }
-    server_process(const server_process&) = delete;
-    server_process& operator=(const server_process&) = delete;
-
-    int port() const { return port_; }
-    const std::string& first_line() const { return first_line_; }
-    std::string url(const std::string& target) const {
-        return "http://127.0.0.1:" + std::to_string(port_) + target;
-    }
-    std::string log() const { return slurp(err_); }
-    // Log lines are written as requests end: waits up to five seconds for `text` to appear.
-    bool log_has(const std::string& text) const {
-        const steady::time_point deadline = steady::now() + 5s;
-        while (log().find(text) == std::string::npos) {
-            if (steady::now() > deadline) return false;
-            std::this_thread::sleep_for(10ms);
-        }
-        return true;
-    }
-
-    void signal(int sig) const { ::kill(pid_, sig); }
-    // Waits up to `limit` for the server to exit: its exit status, or -1 (it is then killed).
-    int wait(std::chrono::seconds limit) {
-        const steady::time_point deadline = steady::now() + limit;
-        int status = 0;
-        while (steady::now() < deadline) {
-            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-                pid_ = -1;
-                return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-            }
-            std::this_thread::sleep_for(10ms);
-        }
-        return -1;
-    }
-
-  private:
-    std::filesystem::path out_;
-    std::filesystem::path err_;
-    pid_t pid_ = -1;
-    int port_ = 0;
-    std::string first_line_;
-};
-
-// A TCP client on loopback that sends exactly the bytes it is given.
-class raw_client {
-  public:
-    explicit raw_client(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
-        sockaddr_in at{};
-        at.sin_family = AF_INET;
-        at.sin_port = htons(static_cast<std::uint16_t>(port));
-        at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        EXPECT_EQ(::connect(fd_, reinterpret_cast<const sockaddr*>(&at), sizeof at), 0);
-    }
-    ~raw_client() { close(); }
-    raw_client(const raw_client&) = delete;
-    raw_client& operator=(const raw_client&) = delete;
-
-    // Whether every byte went out (false once the server has closed the connection).
-    bool send(const std::string& data) {
-        std::size_t sent = 0;
-        while (sent < data.size()) {
-            const ssize_t n = ::send(fd_, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-            if (n <= 0) return false;
-            sent += static_cast<std::size_t>(n);
-        }
-        return true;
-    }
-    void shut_write() { ::shutdown(fd_, SHUT_WR); }
-    // Closes with a TCP reset instead of the orderly FIN: the server sees an error, not an end.
-    void reset() {
-        const linger abort{1, 0};
-        ::setsockopt(fd_, SOL_SOCKET, SO_LINGER, &abort, sizeof abort);
-        close();
-    }
-    void close() {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = -1;
-    }
-    // Everything received until the server closes the connection, or `limit` passes.
-    std::string read_all(std::chrono::milliseconds limit = 10s) {
-        std::string in;
-        const steady::time_point deadline = steady::now() + limit;
-        while (steady::now() < deadline) {
-            pollfd p{fd_, POLLIN, 0};
-            if (::poll(&p, 1, 20) <= 0) continue;
-            char chunk[65536];
-            const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-            if (n <= 0) {
-                closed_ = true;
-                break;
-            }
-            in.append(chunk, static_cast<std::size_t>(n));
-        }
-        return in;
-    }
-    // The server closed the connection during the last read_all.
-    bool closed() const { return closed_; }
-
-  private:
-    int fd_ = -1;
-    bool closed_ = false;
-};
 
 struct reply {
     int status = 0;
@@ -266,13 +100,6 @@ class Serve : public cli_fixture {
 
     std::optional<server_process> server_;
 };
-
-std::string request_head(const std::string& target, std::uint64_t content_length,
-                         const std::string& more_fields = "") {
-    return "POST " + target +
-           " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " + std::to_string(content_length) +
-           "\r\n" + more_fields + "\r\n";
-}
 
 bool all_digits(std::string_view s) {
     return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
@@ -566,7 +393,7 @@ TEST_F(Serve, UnknownPathsAre404AndWrongMethods405WithAllow) {
     EXPECT_EQ(r.status, 405);
     r = curl({"-X", "POST", s.url("/healthz")});
     EXPECT_EQ(r.status, 405);
-    EXPECT_NE(r.headers.find("Allow: GET\r\n"), std::string::npos) << r.headers;
+    EXPECT_NE(r.headers.find("Allow: GET, HEAD\r\n"), std::string::npos) << r.headers;
 }
 
 TEST_F(Serve, AConnectionServesRequestsOneAfterAnother) {
@@ -685,6 +512,24 @@ TEST_F(Serve, EachRequestIsLoggedOnOneLine) {
     EXPECT_TRUE(is_log_line(lines[1], "GET /nowhere", 404)) << lines[1];
     EXPECT_NE(lines[0].find(" 200 " + std::to_string(recording().size()) + " "), std::string::npos)
         << lines[0];
+}
+
+TEST_F(Serve, HelpGivesTheSlowBodyLimitsWithTheirDefaults) {
+    const run_result help = run({"serve", "--help"});
+    EXPECT_EQ(help.status, 0);
+    for (const char* option : {"--timeout UINT:UINT in [1 - 86400]=30",
+                               "--min-rate UINT:UINT in [0 - 1099511627776]=1024",
+                               "--request-deadline UINT:UINT in [1 - 86400]=600"}) {
+        EXPECT_NE(help.out.find(option), std::string::npos) << option << " in " << help.out;
+    }
+    EXPECT_NE(help.out.find("a slow client holds a connection at most"), std::string::npos);
+    for (const std::vector<std::string>& bad : {std::vector<std::string>{"--request-deadline", "0"},
+                                                std::vector<std::string>{"--min-rate", "-1"},
+                                                std::vector<std::string>{"--min-rate", "fast"}}) {
+        std::vector<std::string> args = {"serve"};
+        args.insert(args.end(), bad.begin(), bad.end());
+        EXPECT_EQ(run(args).status, 2) << bad[0] << ' ' << bad[1];
+    }
 }
 
 TEST_F(Serve, ABadListenAddressIsAUsageErrorAndABusyPortExit3) {

@@ -173,6 +173,25 @@ class body_validator {
     report mismatch_{};
 };
 
+// When the next read of a request body must end. Silence is bounded by `timeout`; the pace by
+// `min_rate`: after a first `timeout`, each byte received buys 1/min_rate seconds more (as
+// Apache's mod_reqtimeout MinRate), so that a client trickling bytes is cut once it falls
+// behind; and the whole body by `request_deadline` from the end of the header, whatever its pace.
+steady::time_point body_read_deadline(const server_config& config, steady::time_point header_end,
+                                      steady::time_point body_start, std::uint64_t received) {
+    steady::time_point deadline =
+        std::min(steady::now() + config.timeout, header_end + config.request_deadline);
+    if (config.min_rate > 0) {
+        // Capped at the request deadline, which bounds the read anyway: no overflow of the clock.
+        const std::chrono::duration<double> credit(
+            std::min(static_cast<double>(received) / static_cast<double>(config.min_rate),
+                     std::chrono::duration<double>(config.request_deadline).count()));
+        deadline = std::min(deadline, body_start + config.timeout +
+                                          std::chrono::duration_cast<steady::duration>(credit));
+    }
+    return deadline;
+}
+
 // A status for the log when nothing could be answered: the client went away mid-request
 // (nginx's convention).
 constexpr unsigned client_closed = 499;
@@ -186,7 +205,8 @@ struct answer {
     const char* allow = nullptr;
     // The response cannot be sent (the connection is gone or timed out); it is only logged.
     bool unsendable = false;
-    // Some of the request body was never read: answer with Connection: close, then linger.
+    // The request body was not read to its end, or where it ends is unknown: answer with
+    // Connection: close, then linger.
     bool body_unread = false;
 };
 
@@ -204,6 +224,96 @@ answer report_answer(unsigned status, const std::string& name, const report& rep
     a.status = status;
     a.body = json_line(name, report_json(rep, how, bytes, compressed)) + "\n";
     return a;
+}
+
+// Adds the elements of a comma-separated header list (RFC 9110 §5.6.1) to `elements`, without
+// their surrounding whitespace; empty elements are ignored, as the RFC asks.
+void add_list_elements(std::string_view value, std::vector<std::string_view>& elements) {
+    while (!value.empty()) {
+        const std::size_t comma = value.find(',');
+        const std::string_view element = trimmed(value.substr(0, comma));
+        if (!element.empty()) elements.push_back(element);
+        value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
+    }
+}
+
+// The elements of a list over every field of that name: several fields are one list.
+std::vector<std::string_view> list_elements(const http::fields& fields, http::field name) {
+    std::vector<std::string_view> elements;
+    for (auto [field, end] = fields.equal_range(name); field != end; ++field) {
+        add_list_elements(field->value(), elements);
+    }
+    return elements;
+}
+
+std::string joined(const std::vector<std::string_view>& elements) {
+    std::string text;
+    for (const std::string_view e : elements) {
+        if (!text.empty()) text += ", ";
+        text += e;
+    }
+    return text;
+}
+
+answer framing_answer(unsigned status, std::string_view code, std::string message) {
+    answer a = error_answer(status, code, std::move(message));
+    // Where this request ends is not known the way a proxy in front may know it: no byte after
+    // its header is read as a request.
+    a.body_unread = true;
+    return a;
+}
+
+// RFC 9112 §6: a request whose body length two readers could see differently is refused and its
+// connection closed, or the bytes a proxy in front takes for this request's body could be read
+// here as a next request (request smuggling). The framings taken: no body, one Content-Length
+// (Beast has refused values that are not decimal numbers or conflict), or Transfer-Encoding
+// with the one coding `chunked` in HTTP/1.1 and without Content-Length.
+std::optional<answer> framing_error(const request_parser& parser) {
+    const auto& req = parser.get();
+    const std::vector<std::string_view> codings =
+        list_elements(req.base(), http::field::transfer_encoding);
+    const std::size_t lengths = req.base().count(http::field::content_length);
+    if (req.base().count(http::field::transfer_encoding) > 0) {
+        if (req.version() < 11) {
+            return framing_answer(400, "bad_request",
+                                  "Transfer-Encoding in an HTTP/1.0 request: the body's length "
+                                  "is unknown");
+        }
+        if (lengths > 0) {
+            return framing_answer(400, "bad_request",
+                                  "both Transfer-Encoding and Content-Length: the body's length "
+                                  "is ambiguous");
+        }
+        const auto chunked = [](std::string_view c) { return beast::iequals(c, "chunked"); };
+        if (std::count_if(codings.begin(), codings.end(), chunked) > 1) {
+            return framing_answer(400, "bad_request",
+                                  "Transfer-Encoding: chunked is applied more than once");
+        }
+        // Beast reads the body as chunked when `chunked` ends a field: both readings must agree.
+        if (codings.empty() || !chunked(codings.back()) || !parser.chunked()) {
+            return framing_answer(400, "bad_request",
+                                  "Transfer-Encoding: " + joined(codings) +
+                                      ": the final transfer coding must be chunked");
+        }
+        if (codings.size() > 1) {
+            return framing_answer(501, "unsupported_transfer_encoding",
+                                  "transfer coding " + std::string(codings.front()) +
+                                      " is not supported: send Transfer-Encoding: chunked alone");
+        }
+    }
+    if (lengths > 1 || list_elements(req.base(), http::field::content_length).size() > 1) {
+        return framing_answer(400, "bad_request", "more than one Content-Length");
+    }
+    return std::nullopt;
+}
+
+// An Allow list: a resource that accepts GET accepts HEAD too (serve() routes HEAD as GET).
+std::string with_head(std::string_view allow) {
+    std::vector<std::string_view> methods;
+    add_list_elements(allow, methods);
+    const bool get = std::find(methods.begin(), methods.end(), "GET") != methods.end();
+    const bool head = std::find(methods.begin(), methods.end(), "HEAD") != methods.end();
+    return get && !head ? std::string(allow) + ", HEAD" : std::string(allow);
 }
 
 bool is_http_syntax_error(const beast::error_code& ec) {
@@ -330,7 +440,8 @@ class server {
                                            beast::flat_buffer& buffer,
                                            std::vector<std::byte>& chunk, std::uint64_t& received,
                                            const std::string& name);
-    net::awaitable<bool> respond(connection& c, answer& a, unsigned version, bool keep_alive);
+    net::awaitable<bool> respond(connection& c, answer& a, unsigned version, bool keep_alive,
+                                 bool head);
 
     server_config config_;
     server_state state_;
@@ -489,6 +600,10 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
         answer a;
         unsigned version = 11;
         bool keep_alive = false;
+        // HEAD is GET without the response body (RFC 9110 §9.3.2): the routes see GET, so that
+        // every GET resource answers HEAD, and respond() sends the headers only.
+        bool head = false;
+        std::string method = "-";
         if (ec) {
             // Closed, quiet or shut down between requests: nothing to answer.
             if (buffer.size() == 0 && !parser.got_some()) break;
@@ -504,17 +619,20 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
                 a.unsendable = true;
             }
         } else {
-            version = parser.get().version();
-            a = co_await route(*c, parser, buffer, chunk, received);
-            keep_alive = parser.is_done() && parser.get().keep_alive();
+            auto& req = parser.get();
+            version = req.version();
+            method = req.method_string();
+            if (std::optional<answer> refused = framing_error(parser)) {
+                a = std::move(*refused);
+            } else {
+                head = req.method() == http::verb::head;
+                if (head) req.method(http::verb::get);
+                a = co_await route(*c, parser, buffer, chunk, received);
+            }
+            keep_alive = parser.is_done() && req.keep_alive();
         }
-        const bool kept = co_await respond(*c, a, version, keep_alive);
-        if (ec) {
-            log_request(c->peer, "-", "-", a.status, received, start);
-        } else {
-            log_request(c->peer, parser.get().method_string(), parser.get().target(), a.status,
-                        received, start);
-        }
+        const bool kept = co_await respond(*c, a, version, keep_alive, head);
+        log_request(c->peer, method, ec ? "-" : parser.get().target(), a.status, received, start);
         if (!kept) {
             if (a.body_unread && !a.unsendable) {
                 co_await linger_and_close(c->stream, net::buffer(chunk.data(), chunk.size()));
@@ -527,16 +645,19 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
     c->stream.close();
 }
 
-// Sends `a`; returns whether the connection stays open for another request.
-net::awaitable<bool> server::respond(connection& c, answer& a, unsigned version, bool keep_alive) {
+// Sends `a`, without its body but with its Content-Length for HEAD; returns whether the
+// connection stays open for another request.
+net::awaitable<bool> server::respond(connection& c, answer& a, unsigned version, bool keep_alive,
+                                     bool head) {
     if (a.unsendable) co_return false;
     http::response<http::string_body> res{static_cast<http::status>(a.status), version};
     res.set(http::field::server, server_name);
     res.set(http::field::content_type, a.content_type);
-    if (a.allow != nullptr) res.set(http::field::allow, a.allow);
+    if (a.allow != nullptr) res.set(http::field::allow, with_head(a.allow));
     res.keep_alive(keep_alive && !a.body_unread && !state_.stopping);
     res.body() = std::move(a.body);
     res.prepare_payload();
+    if (head) res.body().clear();
     beast::error_code ec;
     c.stream.expires_after(config_.timeout);
     co_await http::async_write(c.stream, res, to(ec));
@@ -577,6 +698,7 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
                                                beast::flat_buffer& buffer,
                                                std::vector<std::byte>& chunk,
                                                std::uint64_t& received, const std::string& name) {
+    const steady::time_point header_end = steady::now();
     auto& req = parser.get();
     const std::string_view encoding = trimmed(req[http::field::content_encoding]);
     const bool gzip = beast::iequals(encoding, "gzip") || beast::iequals(encoding, "x-gzip");
@@ -599,7 +721,8 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
     beast::error_code ec;
     if (beast::iequals(trimmed(req[http::field::expect]), "100-continue")) {
         http::response<http::empty_body> go{http::status::continue_, req.version()};
-        c.stream.expires_after(config_.timeout);
+        c.stream.expires_at(
+            std::min(steady::now() + config_.timeout, header_end + config_.request_deadline));
         co_await http::async_write(c.stream, go, to(ec));
         if (ec) {
             answer a;
@@ -611,10 +734,11 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
 
     body_validator v(config_.how, gzip);
     bool too_large = false;
+    const steady::time_point body_start = steady::now();
     while (!parser.is_done()) {
         req.body().data = chunk.data();
         req.body().size = chunk.size();
-        c.stream.expires_after(config_.timeout);
+        c.stream.expires_at(body_read_deadline(config_, header_end, body_start, received));
         co_await http::async_read_some(c.stream, buffer, parser, to(ec));
         if (ec == http::error::need_buffer) ec = {};
         const std::size_t n = chunk.size() - req.body().size;

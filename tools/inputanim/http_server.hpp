@@ -1,11 +1,14 @@
 // The HTTP/1.1 validation service behind `inputanim serve` (docs/SERVER.md): POST /validate
 // streams the request body through the streaming validator (inflating it first when it is
 // gzip-encoded) and answers the JSON object of `validate --json`; GET /healthz answers "ok".
+// Every GET resource answers HEAD with its headers. Requests whose body length is ambiguous
+// (RFC 9112 §6) are refused and their connection closed.
 // Boost.Beast over Boost.Asio, one strand per connection, on a pool of threads.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "inputanim/validate.hpp"
@@ -22,6 +25,11 @@ struct server_config {
     // How long a client may take to send its request header, or stay silent while sending the
     // body (each read), or take to receive the response.
     std::chrono::seconds timeout{30};
+    // After a first `timeout`, the body must keep an average of this many bytes per second: each
+    // byte received extends its deadline by 1/min_rate seconds. 0: no minimum rate.
+    std::uint64_t min_rate = 1024;
+    // How long the body of a request may take, from the end of its header, whatever its rate.
+    std::chrono::seconds request_deadline{600};
     // Connections served at once; more are answered 503 and closed.
     std::size_t max_connections = 256;
     // After SIGTERM or SIGINT: how long requests in flight may take to finish.

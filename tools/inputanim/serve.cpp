@@ -1,5 +1,6 @@
 // inputanim serve: validate recordings uploaded over HTTP (docs/SERVER.md).
 #include <chrono>
+#include <cstdint>
 #include <memory>
 
 #include "common.hpp"
@@ -14,6 +15,7 @@ struct serve_options {
     // Level, layout and limits, as validate takes them.
     check_options check;
     unsigned timeout_seconds = 30;
+    unsigned request_deadline_seconds = 600;
     unsigned shutdown_seconds = 10;
 };
 
@@ -40,6 +42,15 @@ command add_serve_command(CLI::App& app) {
                     "or take to read the response")
         ->check(CLI::Range(1u, 86400u))
         ->capture_default_str();
+    cmd->add_option("--min-rate", o->server.min_rate,
+                    "Bytes per second a request body must average after its first --timeout "
+                    "seconds (0: no minimum)")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40))
+        ->capture_default_str();
+    cmd->add_option("--request-deadline", o->request_deadline_seconds,
+                    "Seconds a request body may take from the end of its header, whatever its rate")
+        ->check(CLI::Range(1u, 86400u))
+        ->capture_default_str();
     cmd->add_option("--shutdown-timeout", o->shutdown_seconds,
                     "Seconds requests in flight may take to finish after SIGTERM or SIGINT")
         ->check(CLI::Range(0u, 86400u))
@@ -55,11 +66,15 @@ command add_serve_command(CLI::App& app) {
     add_limit_options(*cmd, o->check.limits);
     cmd->footer(
         "Limits default to docs/SECURITY.md's upload ceilings (--max-bytes 67108864 ...); "
-        "--max-bytes also caps the request body, compressed or not (413 past it).");
+        "--max-bytes also caps the request body, compressed or not (413 past it). A request body "
+        "is cut (no answer, logged 408) when it falls below --min-rate after its first --timeout "
+        "seconds, or at --request-deadline: a slow client holds a connection at most --timeout "
+        "(header) + --request-deadline (body) + --timeout (response) seconds.");
     return {cmd, [o] {
                 server_config config = o->server;
                 config.how = o->check.to_validate_options();
                 config.timeout = std::chrono::seconds(o->timeout_seconds);
+                config.request_deadline = std::chrono::seconds(o->request_deadline_seconds);
                 config.shutdown_timeout = std::chrono::seconds(o->shutdown_seconds);
                 return run_server(config);
             }};
