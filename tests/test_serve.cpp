@@ -554,7 +554,7 @@ TEST_F(Serve, UnknownPathsAre404AndWrongMethods405WithAllow) {
     reply r = curl({s.url("/validate/x")});
     EXPECT_EQ(r.status, 404);
     EXPECT_EQ(r.object()["error"], "not_found");
-    r = curl({s.url("/")});
+    r = curl({s.url("/nothing/here")});
     EXPECT_EQ(r.status, 404);
 
     r = curl({s.url("/validate")});

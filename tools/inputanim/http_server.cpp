@@ -36,6 +36,7 @@
 #include "inputanim/input.hpp"
 #include "inputanim/stream.hpp"
 #include "report_json.hpp"
+#include "viewer_routes.hpp"
 
 namespace inputanim::cli {
 
@@ -161,6 +162,7 @@ class body_validator {
     // The recording's bytes taken up to the verdict (inflated for gzip).
     std::uint64_t bytes() const { return v_.recording_bytes(); }
     std::optional<std::uint64_t> compressed() const { return v_.compressed_bytes(); }
+    bool gzip() const { return v_.gzip(); }
 
   private:
     // The first two bytes are known and are not gzip's, though the body was declared gzip.
@@ -328,7 +330,7 @@ class server {
     net::awaitable<answer> validate_upload(connection& c, request_parser& parser,
                                            beast::flat_buffer& buffer,
                                            std::vector<std::byte>& chunk, std::uint64_t& received,
-                                           const std::string& name);
+                                           const std::string& name, bool for_viewer);
     net::awaitable<bool> respond(connection& c, answer& a, unsigned version, bool keep_alive);
 
     server_config config_;
@@ -353,6 +355,12 @@ int server::run(const tcp::endpoint& at) {
     }
     // First thing on stdout, flushed: scripts and tests read the port from it.
     std::cout << "listening on " << acceptor_.local_endpoint() << std::endl;
+    const tcp::endpoint bound = acceptor_.local_endpoint();
+    const std::string host = bound.address().is_v6() ? "[" + bound.address().to_string() + "]"
+                                                     : bound.address().to_string();
+    const std::string url = "http://" + host + ":" + std::to_string(bound.port()) + "/";
+    std::cout << "viewer at " << url << std::endl;
+    if (config_.on_listening) config_.on_listening(url);
     // A client that goes away while its response is written must not kill the server.
     std::signal(SIGPIPE, SIG_IGN);
 
@@ -552,21 +560,29 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
     const std::string_view query =
         question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
     answer a;
-    if (path == "/validate" && req.method() == http::verb::post) {
-        co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query));
+    const bool post_only = path == "/validate" || path == "/view";
+    if (post_only && req.method() == http::verb::post) {
+        co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query),
+                                           path == "/view");
     }
-    if (path == "/healthz" && req.method() == http::verb::get) {
+    std::optional<viewer_response> page;
+    if (req.method() == http::verb::get) page = viewer_get(config_.site.get(), path);
+    if (page) {
+        a.status = page->status;
+        a.body = std::move(page->body);
+        a.content_type = page->content_type;
+    } else if (path == "/healthz" && req.method() == http::verb::get) {
         a.body = "ok\n";
         a.content_type = "text/plain";
-    } else if (path == "/validate" || path == "/healthz") {
-        a = error_answer(
-            405, "method_not_allowed",
-            std::string(path) + " accepts " + (path == "/validate" ? "POST" : "GET") + " only");
-        a.allow = path == "/validate" ? "POST" : "GET";
+    } else if (post_only || path == "/healthz" || viewer_get(nullptr, path)) {
+        a = error_answer(405, "method_not_allowed",
+                         std::string(path) + " accepts " + (post_only ? "POST" : "GET") + " only");
+        a.allow = post_only ? "POST" : "GET";
     } else {
         a = error_answer(404, "not_found",
                          "no resource " + std::string(path) +
-                             ": the service has POST /validate and GET /healthz");
+                             ": the service has POST /validate, POST /view, GET /healthz and "
+                             "GET / (the viewer)");
     }
     a.body_unread = !parser.is_done();
     co_return a;
@@ -575,7 +591,8 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
 net::awaitable<answer> server::validate_upload(connection& c, request_parser& parser,
                                                beast::flat_buffer& buffer,
                                                std::vector<std::byte>& chunk,
-                                               std::uint64_t& received, const std::string& name) {
+                                               std::uint64_t& received, const std::string& name,
+                                               bool for_viewer) {
     auto& req = parser.get();
     const std::string_view encoding = trimmed(req[http::field::content_encoding]);
     const bool gzip = beast::iequals(encoding, "gzip") || beast::iequals(encoding, "x-gzip");
@@ -609,6 +626,10 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
 
     body_validator v(config_.how, gzip);
     bool too_large = false;
+    // The viewer plays what it can of an invalid recording: its body is kept (up to the byte
+    // ceiling) and read to its end past the verdict.
+    std::vector<std::byte> kept;
+    bool decided = false;
     while (!parser.is_done()) {
         req.body().data = chunk.data();
         req.body().size = chunk.size();
@@ -622,9 +643,11 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
             too_large = true;
             break;
         }
-        if (n > 0 && v.feed({chunk.data(), n}) == stream_status::error) {
+        if (for_viewer) kept.insert(kept.end(), chunk.begin(), chunk.begin() + n);
+        if (n > 0 && !decided && v.feed({chunk.data(), n}) == stream_status::error) {
+            decided = true;
             // The verdict is final: answer now, and leave the rest of the body unread.
-            break;
+            if (!for_viewer) break;
         }
     }
     if (ec) {
@@ -654,7 +677,14 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
         const report& rep = v.finish();
         const bool over =
             rep.error.code == errc::limit_exceeded && rep.error.limit == limit_kind::bytes;
-        a = report_answer(over ? 413 : 200, name, rep, v.bytes(), v.compressed());
+        if (for_viewer && !over) {
+            viewer_response r = viewer_upload(name, kept, gzip || v.gzip(), rep, v.bytes(),
+                                              v.compressed(), config_.how);
+            a.body = std::move(r.body);
+            a.content_type = r.content_type;
+        } else {
+            a = report_answer(over ? 413 : 200, name, rep, v.bytes(), v.compressed());
+        }
     }
     a.body_unread = !parser.is_done();
     co_return a;

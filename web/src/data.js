@@ -1,0 +1,112 @@
+// A recording as the server sends it: a JSON description and float32 frames, row after row, each
+// row its time then one value per curve of description.curves (resampled by the library).
+
+export class Recording {
+  constructor(description, frames) {
+    this.description = description;
+    this.curves = description.curves;
+    this.columns = this.curves.length + 1;
+    this.frames = frames;
+    this.rows = Math.floor(frames.length / this.columns);
+    this.rate = description.rate;
+    this.start = this.rows > 0 ? frames[0] : 0;
+    this.end = this.rows > 0 ? frames[(this.rows - 1) * this.columns] : 0;
+    this.column = new Map(this.curves.map((p, i) => [p, i + 1]));
+    this.keys = new Map(this.curves.map((p, i) => [p, description.keys?.[i] ?? 1]));
+    this.markers = description.markers ?? [];
+  }
+
+  has(path) {
+    return this.column.has(path);
+  }
+
+  // Whether the curve is in the file and has keys.
+  keyed(path) {
+    return (this.keys.get(path) ?? 0) > 0;
+  }
+
+  time(row) {
+    return this.frames[row * this.columns];
+  }
+
+  // The row at or before `t` and the fraction of the way to the next one.
+  locate(t) {
+    if (this.rows === 0) return [0, 0];
+    let i = Math.floor((t - this.start) * this.rate);
+    i = Math.min(Math.max(i, 0), this.rows - 1);
+    // Row times are float(start + i / rate): step to the exact row when rounding disagrees.
+    while (i + 1 < this.rows && this.time(i + 1) <= t) i++;
+    while (i > 0 && this.time(i) > t) i--;
+    if (i + 1 >= this.rows || t <= this.time(i)) return [i, 0];
+    return [i, (t - this.time(i)) / (this.time(i + 1) - this.time(i))];
+  }
+
+  // A curve's value at `t`: at a row's time exactly the library's value there; between rows
+  // interpolated linearly, or the earlier row's for a state (`step`). undefined when absent.
+  value(path, t, step = false) {
+    const c = this.column.get(path);
+    if (c === undefined || this.rows === 0) return undefined;
+    const [i, f] = this.locate(t);
+    const a = this.frames[i * this.columns + c];
+    if (f === 0 || step) return a;
+    const b = this.frames[(i + 1) * this.columns + c];
+    return a + (b - a) * f;
+  }
+
+  // One curve over every row (for plots and traces).
+  series(path) {
+    return this.columnValues(this.column.get(path));
+  }
+
+  times() {
+    return this.columnValues(0);
+  }
+
+  columnValues(c) {
+    const out = new Float64Array(this.rows);
+    for (let i = 0; i < this.rows; i++) out[i] = this.frames[i * this.columns + c];
+    return out;
+  }
+
+  matching(glob) {
+    const re = globRegExp(glob);
+    return this.curves.filter((p) => re.test(p));
+  }
+}
+
+// The library's globs: `*` within one name, `**` across dots.
+export function globRegExp(glob) {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      re += '.*';
+      i++;
+    } else if (c === '*') {
+      re += '[^.]*';
+    } else {
+      re += c.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+    }
+  }
+  return new RegExp(`^${re}$`);
+}
+
+// Reads the answer to POST /view: a little-endian uint32 length, the description, zero padding to
+// a multiple of four, then the frames.
+export function parseBundle(buffer) {
+  const view = new DataView(buffer);
+  const length = view.getUint32(0, true);
+  const description = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 4, length)));
+  const start = Math.ceil((4 + length) / 4) * 4;
+  return new Recording(description, littleEndianFloats(buffer, start));
+}
+
+export function littleEndianFloats(buffer, offset = 0) {
+  const count = Math.floor((buffer.byteLength - offset) / 4);
+  const littleHost = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+  if (littleHost) return new Float32Array(buffer, offset, count);
+  const view = new DataView(buffer, offset);
+  const out = new Float32Array(count);
+  for (let i = 0; i < count; i++) out[i] = view.getFloat32(i * 4, true);
+  return out;
+}
