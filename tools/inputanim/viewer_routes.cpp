@@ -54,6 +54,11 @@ std::span<const std::byte> inflate_upload(std::span<const std::byte> body,
         }
         written += static_cast<std::size_t>(n);
     }
+    // At its start, the file is mapped (not read as a stream from where the writes left off).
+    if (::lseek(fd, 0, SEEK_SET) != 0) {
+        ::close(fd);
+        return {};
+    }
     std::error_code ec;
     in = input::from_fd(fd, ec, false);
     if (ec) return {};
