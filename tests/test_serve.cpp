@@ -15,8 +15,10 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -873,6 +875,24 @@ TEST_F(Serve, AnUploadToViewOverTheByteCeilingIs413WithItsReport) {
     EXPECT_EQ(r.status, 413);
     EXPECT_EQ(r.object()["error"]["limit"], "max_bytes");
     EXPECT_EQ(curl({s.url("/view")}).status, 405);
+}
+
+TEST_F(Serve, ViewOpenStartsTheDesktopsBrowserOnThePage) {
+    // A stand-in for xdg-open, first on PATH, that notes what it was asked to open.
+    const std::string opened = path("opened.txt");
+    const std::string script = write_file("bin/xdg-open", bytes{});
+    {
+        std::ofstream out(script);
+        out << "#!/bin/sh\necho \"$1\" > '" << opened << "'\n";
+    }
+    std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+    const std::string old_path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+    ::setenv("PATH", (path("bin") + ":" + old_path).c_str(), 1);
+    server_process& s = start_view({write_file("rec.bin", recording()), "--open"});
+    ::setenv("PATH", old_path.c_str(), 1);
+    const steady::time_point deadline = steady::now() + 10s;
+    while (slurp(opened).empty() && steady::now() < deadline) std::this_thread::sleep_for(10ms);
+    EXPECT_EQ(slurp(opened), s.url("/") + "\n");
 }
 
 TEST_F(Serve, ViewRefusesAFileItCannotRead) {

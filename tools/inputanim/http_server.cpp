@@ -31,6 +31,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/http/span_body.hpp>
 
 #include "common.hpp"
 #include "inputanim/input.hpp"
@@ -183,6 +184,9 @@ constexpr unsigned client_closed = 499;
 struct answer {
     unsigned status = 200;
     std::string body;
+    // Sent instead of `body` when set: bytes that outlive the server (the viewer's page and
+    // frames), sent without a copy (a 10-minute recording's frames are 54 MiB).
+    std::string_view lasting_body;
     const char* content_type = "application/json";
     // For 405: the methods the resource accepts.
     const char* allow = nullptr;
@@ -537,12 +541,14 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
 // Sends `a`; returns whether the connection stays open for another request.
 net::awaitable<bool> server::respond(connection& c, answer& a, unsigned version, bool keep_alive) {
     if (a.unsendable) co_return false;
-    http::response<http::string_body> res{static_cast<http::status>(a.status), version};
+    http::response<http::span_body<const char>> res{static_cast<http::status>(a.status), version};
     res.set(http::field::server, server_name);
     res.set(http::field::content_type, a.content_type);
     if (a.allow != nullptr) res.set(http::field::allow, a.allow);
     res.keep_alive(keep_alive && !a.body_unread && !state_.stopping);
-    res.body() = std::move(a.body);
+    // `a` outlives the write.
+    const std::string_view body = a.lasting_body.data() != nullptr ? a.lasting_body : a.body;
+    res.body() = {body.data(), body.size()};
     res.prepare_payload();
     beast::error_code ec;
     c.stream.expires_after(config_.timeout);
@@ -570,6 +576,7 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
     if (page) {
         a.status = page->status;
         a.body = std::move(page->body);
+        a.lasting_body = page->lasting_body;
         a.content_type = page->content_type;
     } else if (path == "/healthz" && req.method() == http::verb::get) {
         a.body = "ok\n";

@@ -191,7 +191,7 @@ std::optional<viewer_response> viewer_get(const viewer_site* site, std::string_v
     viewer_response r;
     if (path == "/" || path == "/index.html") {
         const std::string_view page = viewer_page();
-        r.body = page.empty() ? viewer_missing_page() : page;
+        r.lasting_body = page.empty() ? viewer_missing_page() : page;
         r.content_type = "text/html; charset=utf-8";
         return r;
     }
@@ -225,7 +225,7 @@ std::optional<viewer_response> viewer_get(const viewer_site* site, std::string_v
     }
     const viewer_recording& rec = site->recordings[index];
     if (frames) {
-        r.body = rec.frames;
+        r.lasting_body = rec.frames;
         r.content_type = "application/octet-stream";
     } else {
         r.body = rec.description;

@@ -60,11 +60,15 @@ std::string_view viewer_build_hint();
 struct viewer_response {
     unsigned status = 200;
     std::string body;
+    // Sent instead of `body` when set: the page or a recording's frames, which live as long as
+    // the server.
+    std::string_view lasting_body;
     const char* content_type = "application/json";
 };
 
 // Answers GET `path` when it is one of the viewer's: /, /api/recordings, /api/recordings/N and
-// /api/recordings/N/frames. `site` is null for `serve`, which has no recordings of its own.
+// /api/recordings/N/frames. `site` is null for `serve`, which has no recordings of its own; else
+// it must outlive the response.
 std::optional<viewer_response> viewer_get(const viewer_site* site, std::string_view path);
 
 // The answer to POST /view: the upload's report, and when its bytes can still be read, its

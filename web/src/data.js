@@ -2,18 +2,35 @@
 // row its time then one value per curve of description.curves (resampled by the library).
 
 export class Recording {
-  constructor(description, frames) {
+  // `rows`: how many rows of `frames` have arrived (all by default); see setLoaded.
+  constructor(description, frames, rows = undefined) {
     this.description = description;
     this.curves = description.curves;
     this.columns = this.curves.length + 1;
     this.frames = frames;
-    this.rows = Math.floor(frames.length / this.columns);
+    this.total = Math.floor(frames.length / this.columns);
     this.rate = description.rate;
-    this.start = this.rows > 0 ? frames[0] : 0;
-    this.end = this.rows > 0 ? frames[(this.rows - 1) * this.columns] : 0;
+    this.start = description.start ?? 0;
+    this.setLoaded(rows ?? this.total);
     this.column = new Map(this.curves.map((p, i) => [p, i + 1]));
     this.keys = new Map(this.curves.map((p, i) => [p, description.keys?.[i] ?? 1]));
     this.markers = description.markers ?? [];
+  }
+
+  // Rows arrive in order: the first ones play while the rest are still on their way.
+  setLoaded(rows) {
+    this.rows = rows;
+    if (rows > 0) this.start = this.time(0);
+    this.end = rows > 0 ? this.time(rows - 1) : this.start;
+  }
+
+  complete() {
+    return this.rows === this.total;
+  }
+
+  // The last row's time once every row has arrived.
+  finalEnd() {
+    return this.start + Math.max(0, this.total - 1) / this.rate;
   }
 
   has(path) {

@@ -9,7 +9,7 @@ import { Scene, JOINTS, unityPose } from './scene.js';
 import { toThreePosition, toThreeRotation } from './coords.js';
 
 const $ = (id) => document.getElementById(id);
-const state = { rec: null, time: 0, playing: false, speed: 1, last: 0, firstFrameMs: null, plot: null };
+const state = { rec: null, time: 0, playing: false, speed: 1, last: 0, firstFrameMs: null, plot: null, ticks: 0, sceneReadyMs: null };
 let scene = null;
 
 function setStatus(text, error = false) {
@@ -68,7 +68,7 @@ function showReport(report, note = '') {
 
 function showTime() {
   const rec = state.rec;
-  const end = rec ? rec.end : 0;
+  const end = rec ? (rec.complete() ? rec.end : rec.finalEnd()) : 0;
   $('time').textContent = `${state.time.toFixed(3)} s / ${end.toFixed(3)} s`;
   $('scrub').value = String(state.time);
   const hud = scene?.update(state.time);
@@ -102,6 +102,7 @@ function tick(now) {
   if (!state.playing) return;
   const dt = (now - state.last) / 1000;
   state.last = now;
+  state.ticks++;
   const t = state.time + dt * state.speed;
   if (t >= state.rec.end) {
     setTime(state.rec.end);
@@ -209,34 +210,70 @@ function fillTraceChoices(rec) {
 
 $('trace').addEventListener('change', (e) => scene?.setTrace(e.target.value || null));
 
+// Shows a recording as soon as its first rows are there; finish() adds what needs all of them.
 function show(rec) {
   state.rec = rec;
   setPlaying(false);
   const d = rec.description;
   showReport(d.report, [d.note, d.omitted?.length ? `Left out: ${d.omitted.join(', ')}` : ''].filter(Boolean).join(' — '));
   $('scrub').min = String(rec.start);
-  $('scrub').max = String(rec.end);
+  $('scrub').max = String(rec.complete() ? rec.end : rec.finalEnd());
   $('scrub').step = String(1 / rec.rate);
   drawMarkers();
   fillTraceChoices(rec);
-  if (scene) {
-    scene.load(rec);
-    state.time = rec.start;
-    scene.update(state.time);
-    scene.resetView();
-  }
   state.time = rec.start;
+  if (scene) {
+    // Posed, framed, then drawn once (by showTime): a software renderer draws slowly.
+    scene.load(rec);
+    scene.update(state.time, false);
+    scene.resetView(false);
+  }
+  showTime();
+}
+
+function finish(rec) {
+  if (state.rec !== rec) return;
+  $('scrub').max = String(rec.end);
+  scene?.load(rec);
+  scene?.setTrace($('trace').value || null);
   showTime();
   plot($('plot-glob').value.trim());
+  const d = rec.description;
   setStatus(`${d.name}: ${rec.rows} frames at ${Number(d.rate.toFixed(3))} Hz, ${rec.curves.length} curves`);
 }
 
+// The frames of a listed recording, streamed: the first frame is drawn from the first rows.
 async function loadListed(entry) {
   setStatus(`Loading ${entry.name}…`);
   const description = await (await fetch(entry.description)).json();
   const response = await fetch(description.frames_url);
   if (!response.ok) throw new Error(`frames: HTTP ${response.status}`);
-  show(new Recording(description, littleEndianFloats(await response.arrayBuffer())));
+  const littleHost = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+  if (!littleHost || !response.body) {
+    const rec = new Recording(description, littleEndianFloats(await response.arrayBuffer()));
+    show(rec);
+    finish(rec);
+    return;
+  }
+  const rowBytes = (description.curves.length + 1) * 4;
+  const buffer = new ArrayBuffer(description.frames * rowBytes);
+  const bytes = new Uint8Array(buffer);
+  const rec = new Recording(description, new Float32Array(buffer), 0);
+  const reader = response.body.getReader();
+  let got = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (got + value.length > bytes.length) throw new Error('frames: more bytes than described');
+    bytes.set(value, got);
+    got += value.length;
+    rec.setLoaded(Math.floor(got / rowBytes));
+    if (state.rec !== rec && rec.rows > 0) show(rec);
+    else if (state.rec === rec) setStatus(`Loading ${entry.name}: ${Math.round((100 * got) / bytes.length)}%`);
+  }
+  if (got !== bytes.length) throw new Error(`frames: ${got} bytes of ${bytes.length}`);
+  if (state.rec !== rec) show(rec);
+  finish(rec);
 }
 
 async function upload(file) {
@@ -253,7 +290,9 @@ async function upload(file) {
     setStatus(`${file.name}: HTTP ${response.status}`, true);
     return;
   }
-  show(parseBundle(await response.arrayBuffer()));
+  const rec = parseBundle(await response.arrayBuffer());
+  show(rec);
+  finish(rec);
 }
 
 $('upload').addEventListener('change', (e) => {
@@ -267,7 +306,10 @@ $('follow-head').addEventListener('change', (e) => { if (scene) scene.follow = e
 // frames, and the drawn object's position and rotation in three.js's frame).
 window.inputanim = {
   state: () => ({ time: state.time, playing: state.playing, speed: state.speed, loaded: !!state.rec,
-    start: state.rec?.start, end: state.rec?.end, rate: state.rec?.rate, firstFrameMs: state.firstFrameMs }),
+    start: state.rec?.start, end: state.rec?.end, rate: state.rec?.rate, firstFrameMs: state.firstFrameMs,
+    // Animation frames drawn while playing (the benchmark's frame rate), and when the 3D view
+    // was ready (ms after the page opened).
+    ticks: state.ticks, sceneReadyMs: state.sceneReadyMs }),
   setTime,
   poseAt(prefix, t) {
     setTime(t);
@@ -294,12 +336,15 @@ window.inputanim = {
 };
 
 async function start() {
+  // Asked for first: the list (and then the recording) travel while WebGL starts up.
+  const listed = fetch('/api/recordings').then((r) => r.json());
   try {
     scene = new Scene($('scene'));
   } catch (err) {
     setStatus(`No 3D view (WebGL unavailable: ${err.message}); timeline, plots and validation still work.`, true);
   }
-  const list = await (await fetch('/api/recordings')).json();
+  state.sceneReadyMs = performance.now();
+  const list = await listed;
   const select = $('recordings');
   select.replaceChildren(...list.map((r) => el('option', { value: String(r.index), textContent: r.name })));
   select.parentElement.hidden = list.length === 0;

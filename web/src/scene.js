@@ -34,6 +34,14 @@ export function unityPose(rec, prefix, t) {
   return { position, rotation: rotation.some((x) => x === undefined) ? [0, 0, 0, 1] : rotation };
 }
 
+function softwareWebGL() {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  const info = gl?.getExtension('WEBGL_debug_renderer_info');
+  const name = info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : '';
+  gl?.getExtension('WEBGL_lose_context')?.loseContext();
+  return /SwiftShader|llvmpipe|software/i.test(String(name));
+}
+
 function place(object, pose) {
   object.position.fromArray(toThreePosition(pose.position));
   const q = toThreeRotation(pose.rotation);
@@ -102,7 +110,9 @@ class Hand {
 export class Scene {
   constructor(canvas) {
     this.canvas = canvas;
-    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    // Multisampling costs a software renderer (SwiftShader, as in headless browsers) most of its
+    // frame rate: it is only asked of a GPU.
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: !softwareWebGL(), preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(window.devicePixelRatio);
     this.scene = new THREE.Scene();
     this.scene.background = new THREE.Color(0x1f2430);
@@ -111,7 +121,8 @@ export class Scene {
     this.scene.add(grid);
     this.camera = new THREE.PerspectiveCamera(50, 1, 0.01, 100);
     this.controls = new OrbitControls(this.camera, canvas);
-    this.controls.addEventListener('change', () => this.render());
+    this.quiet = false;
+    this.controls.addEventListener('change', () => this.quiet || this.render());
     this.hands = SIDES.map((s) => new Hand(s, this.scene));
 
     // The head: a small perspective camera drawn as its frustum.
@@ -185,7 +196,7 @@ export class Scene {
   }
 
   // Frames everything the recording shows at its start: head and hands.
-  resetView() {
+  resetView(draw = true) {
     const box = new THREE.Box3();
     for (const line of [this.headPath, this.trace]) {
       line.geometry.computeBoundingBox();
@@ -194,16 +205,19 @@ export class Scene {
       }
     }
     for (const h of this.hands) if (h.group.visible) box.expandByObject(h.group);
+    if (this.head.visible) box.expandByPoint(this.head.position);
     const center = box.isEmpty() ? new THREE.Vector3(0, 1.5, 0) : box.getCenter(new THREE.Vector3());
     const size = box.isEmpty() ? 1 : Math.max(0.6, box.getSize(new THREE.Vector3()).length());
     this.controls.target.copy(center);
     this.camera.position.copy(center).add(new THREE.Vector3(size * 0.6, size * 0.45, size * 0.9));
+    this.quiet = !draw;
     this.controls.update();
-    this.render();
+    this.quiet = false;
+    if (draw) this.render();
   }
 
-  // Poses everything at `t`; returns what the HUD shows.
-  update(t) {
+  // Poses everything at `t` (and draws it unless told not to); returns what the HUD shows.
+  update(t, draw = true) {
     const rec = this.rec;
     if (!rec) return null;
     const hands = this.hands.map((h) => h.update(rec, t));
@@ -232,7 +246,7 @@ export class Scene {
       this.gazeGeometry.attributes.position.array.set([...o, ...far]);
       this.gazeGeometry.attributes.position.needsUpdate = true;
     }
-    this.render();
+    if (draw) this.render();
     return { hands, head: head !== null, gaze: this.gaze.visible };
   }
 
