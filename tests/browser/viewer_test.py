@@ -302,6 +302,49 @@ class ViewerTest(unittest.TestCase):
         self.assertEqual(len([l for l in labels if "IndexTip" in l]), 6, labels)
         self.assertEqual(severe_logs(self.driver), [])
 
+    def test_09_trace_follow_head_reset_view_and_hand_states(self):
+        Select(self.driver.find_element(By.ID, "trace")).select_by_value("hand.right.joint.IndexTip")
+        self.assertGreater(self.js("return window.inputanim.tracePoints()"), 500)
+        Select(self.driver.find_element(By.ID, "trace")).select_by_value("")
+        self.assertEqual(self.js("return window.inputanim.tracePoints()"), 0)
+
+        # Reset view frames the recording; an orbit drag moves the viewpoint, Reset brings it back.
+        self.driver.find_element(By.ID, "reset-view").click()
+        framed = self.js("return window.inputanim.viewpoint()")
+        canvas = self.driver.find_element(By.ID, "scene")
+        ActionChains(self.driver).move_to_element(canvas).click_and_hold().move_by_offset(120, 40).release().perform()
+        self.assertNotEqual(self.js("return window.inputanim.viewpoint()")["position"], framed["position"])
+        self.driver.find_element(By.ID, "reset-view").click()
+        for got, want in zip(self.js("return window.inputanim.viewpoint()")["position"], framed["position"]):
+            self.assertAlmostEqual(got, want, delta=1e-9)
+
+        # Following the head, the viewpoint moves as the head does.
+        self.driver.find_element(By.ID, "follow-head").click()
+        a = self.js("return [window.inputanim.poseAt('camera', 2), window.inputanim.viewpoint()]")
+        b = self.js("return [window.inputanim.poseAt('camera', 5), window.inputanim.viewpoint()]")
+        self.driver.find_element(By.ID, "follow-head").click()
+        head_moved = [y - x for x, y in zip(a[0]["three"]["position"], b[0]["three"]["position"])]
+        view_moved = [y - x for x, y in zip(a[1]["position"], b[1]["position"])]
+        self.assertGreater(max(map(abs, head_moved)), 1e-3)
+        for got, want in zip(view_moved, head_moved):
+            self.assertAlmostEqual(got, want, delta=1e-6)
+
+        # The hand states as the library has them: the HUD says pinching when the curve is on, and
+        # "not tracked" (the hand dimmed) when tracking is off.
+        table = self.sample("hand.right.*")
+        column = {c: i + 1 for i, c in enumerate(table["curves"])}
+        seen = set()
+        for row in table["rows"]:
+            state = (row[column["hand.right.tracked"]] > 0.5, row[column["hand.right.pinching"]] > 0.5)
+            if state in seen:
+                continue
+            seen.add(state)
+            self.js("window.inputanim.setTime(arguments[0])", row[0])
+            hud = self.driver.find_element(By.ID, "hud").text
+            right = [line for line in hud.splitlines() if line.startswith("right hand")][0]
+            self.assertEqual("not tracked" not in right, state[0], (row[0], hud))
+            self.assertEqual("pinching" in right, state[1], (row[0], hud))
+        self.assertIn((True, True), seen, "the generated recording pinches at some point")
 
 class UploadTest(unittest.TestCase):
     """`inputanim serve`'s page: the upload box, valid and invalid uploads."""

@@ -46,16 +46,19 @@ export class Recording {
     return this.frames[row * this.columns];
   }
 
-  // The row at or before `t` and the fraction of the way to the next one.
+  // The row at or before `t` and the fraction of the way to the next one. Times compare as
+  // float32, as the library evaluates them: a row's time written as its shortest decimal (what
+  // `inputanim sample` prints) is that row, not a hair before it.
   locate(t) {
     if (this.rows === 0) return [0, 0];
-    let i = Math.floor((t - this.start) * this.rate);
+    const tf = Math.fround(t);
+    let i = Math.floor((tf - this.start) * this.rate);
     i = Math.min(Math.max(i, 0), this.rows - 1);
     // Row times are float(start + i / rate): step to the exact row when rounding disagrees.
-    while (i + 1 < this.rows && this.time(i + 1) <= t) i++;
-    while (i > 0 && this.time(i) > t) i--;
-    if (i + 1 >= this.rows || t <= this.time(i)) return [i, 0];
-    return [i, (t - this.time(i)) / (this.time(i + 1) - this.time(i))];
+    while (i + 1 < this.rows && this.time(i + 1) <= tf) i++;
+    while (i > 0 && this.time(i) > tf) i--;
+    if (i + 1 >= this.rows || tf <= this.time(i)) return [i, 0];
+    return [i, (tf - this.time(i)) / (this.time(i + 1) - this.time(i))];
   }
 
   // A curve's value at `t`: at a row's time exactly the library's value there; between rows

@@ -118,10 +118,12 @@ function drawMarkers() {
   box.replaceChildren();
   const rec = state.rec;
   if (!rec) return;
-  const span = rec.end - rec.start || 1;
+  // Placed on the whole recording's span, also while its last rows are still arriving.
+  const end = rec.complete() ? rec.end : rec.finalEnd();
+  const span = end - rec.start || 1;
   for (const m of rec.markers) {
     const b = el('button', { type: 'button', className: 'marker', textContent: m.name, title: `${m.name} at ${m.time} s` });
-    b.style.left = `${(100 * (Math.min(Math.max(m.time, rec.start), rec.end) - rec.start)) / span}%`;
+    b.style.left = `${(100 * (Math.min(Math.max(m.time, rec.start), end) - rec.start)) / span}%`;
     b.addEventListener('click', () => setTime(m.time));
     box.append(b);
   }
@@ -234,6 +236,7 @@ function show(rec) {
 function finish(rec) {
   if (state.rec !== rec) return;
   $('scrub').max = String(rec.end);
+  drawMarkers();
   scene?.load(rec);
   scene?.setTrace($('trace').value || null);
   showTime();
@@ -324,6 +327,10 @@ window.inputanim = {
     };
   },
   markers: () => state.rec?.markers ?? [],
+  // The viewpoint (three.js frame): the orbit camera and the point it orbits.
+  viewpoint: () => scene && { position: scene.camera.position.toArray(), target: scene.controls.target.toArray() },
+  // How many points the joint trace has (0: none chosen).
+  tracePoints: () => scene?.trace.geometry.attributes.position?.count ?? 0,
   // Where the object appears on the canvas, in canvas pixels.
   screenOf: (prefix) => scene?.screenOf(prefix) ?? null,
   // The direction the object looks along (a camera's -z, three.js's convention), in the scene.
