@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -893,6 +894,34 @@ TEST_F(Serve, ViewOpenStartsTheDesktopsBrowserOnThePage) {
     const steady::time_point deadline = steady::now() + 10s;
     while (slurp(opened).empty() && steady::now() < deadline) std::this_thread::sleep_for(10ms);
     EXPECT_EQ(slurp(opened), s.url("/") + "\n");
+}
+
+TEST_F(Serve, UploadsToViewBeyondFourAtOnceAre503) {
+    server_process& s = start();
+    // Four uploads in progress: each has sent its header and part of its body.
+    std::vector<std::unique_ptr<raw_client>> slow;
+    for (int i = 0; i < 4; ++i) {
+        slow.push_back(std::make_unique<raw_client>(s.port()));
+        ASSERT_TRUE(slow.back()->send(
+            "POST /view HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n" +
+            as_text(first_bytes(recording(), 1000))));
+    }
+    const std::string file = write_file("rec.bin", recording());
+    const steady::time_point deadline = steady::now() + 10s;
+    reply r;
+    do {
+        r = curl({"--data-binary", "@" + file, s.url("/view")});
+    } while (r.status != 503 && steady::now() < deadline);
+    EXPECT_EQ(r.status, 503);
+    EXPECT_EQ(r.object()["error"], "busy");
+    // /validate is not held back by them.
+    EXPECT_EQ(post(file).status, 200);
+    // Once they are gone (their connections closed), uploads to view are answered again.
+    slow.clear();
+    do {
+        r = curl({"--data-binary", "@" + file, s.url("/view")});
+    } while (r.status != 200 && steady::now() < deadline + 10s);
+    EXPECT_EQ(r.status, 200);
 }
 
 TEST_F(Serve, ViewRefusesAFileItCannotRead) {

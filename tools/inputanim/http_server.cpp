@@ -260,6 +260,8 @@ net::awaitable<void> linger_and_close(beast::tcp_stream& stream, net::mutable_bu
 struct server_state {
     std::atomic<std::size_t> active{0};
     std::atomic<std::size_t> rejecting{0};
+    // Uploads to POST /view being answered.
+    std::atomic<std::size_t> viewing{0};
     std::atomic<bool> stopping{false};
     std::mutex mutex;
     // The connections being served, for the shutdown to close the idle ones.
@@ -567,9 +569,22 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
         question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
     answer a;
     const bool post_only = path == "/validate" || path == "/view";
-    if (post_only && req.method() == http::verb::post) {
+    if (path == "/view" && req.method() == http::verb::post) {
+        if (++state_.viewing > viewer_max_uploads) {
+            --state_.viewing;
+            a = error_answer(503, "busy",
+                             "the server is answering its maximum number of uploads to view (" +
+                                 std::to_string(viewer_max_uploads) + "); retry later");
+            a.body_unread = !parser.is_done();
+            co_return a;
+        }
+        const counted viewing(state_.viewing);
         co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query),
-                                           path == "/view");
+                                           true);
+    }
+    if (path == "/validate" && req.method() == http::verb::post) {
+        co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query),
+                                           false);
     }
     std::optional<viewer_response> page;
     if (req.method() == http::verb::get) page = viewer_get(config_.site.get(), path);

@@ -73,7 +73,8 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
                                    bool mapped, const report& rep, std::uint64_t file_bytes,
                                    std::optional<std::uint64_t> compressed_bytes,
                                    const validate_options& how, double rate,
-                                   std::string_view frames_url, std::string_view note) {
+                                   std::uint64_t max_frame_bytes, std::string_view frames_url,
+                                   std::string_view note) {
     viewer_recording out;
     recording rec;
     error structural;
@@ -107,11 +108,11 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
             });
             if (marker_io) markers = nlohmann::json::array();
         }
-        // A grid too large for viewer_max_frame_bytes is resampled at the rate that fits it.
+        // A grid too large for max_frame_bytes is resampled at the rate that fits it.
         const std::uint64_t row_bytes = 4 * (rs.curves().size() + 1);
         grid = rs.set_grid(rate);
-        if (grid == grid_error::none && rs.row_count() * row_bytes > viewer_max_frame_bytes) {
-            const double fits = static_cast<double>(viewer_max_frame_bytes / row_bytes - 1);
+        if (grid == grid_error::none && rs.row_count() * row_bytes > max_frame_bytes) {
+            const double fits = static_cast<double>(max_frame_bytes / row_bytes - 1);
             rate = rate * fits / static_cast<double>(rs.row_count());
             grid = rs.set_grid(rate);
         }
@@ -247,7 +248,8 @@ viewer_response viewer_upload(std::string_view name, std::span<const std::byte> 
     }
     viewer_response r;
     r.body = viewer_bundle(prepare_recording(name, bytes, false, rep, recording_bytes,
-                                             compressed_bytes, how, viewer_default_rate, "", note));
+                                             compressed_bytes, how, viewer_default_rate,
+                                             viewer_max_upload_frame_bytes, "", note));
     r.content_type = "application/vnd.inputanim.view";
     return r;
 }

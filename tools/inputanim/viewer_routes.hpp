@@ -18,8 +18,12 @@ namespace inputanim::cli {
 // The rate the page asks for unless told otherwise.
 inline constexpr double viewer_default_rate = 60.0;
 // The most frame bytes one recording is resampled into: a longer recording is resampled at a lower
-// rate (the description says which), so that neither the server nor the page holds more.
+// rate (the description says which), so that neither the server nor the page holds more. An
+// upload (a stranger's bytes, answered while other uploads are) gets less.
 inline constexpr std::uint64_t viewer_max_frame_bytes = std::uint64_t{256} << 20;
+inline constexpr std::uint64_t viewer_max_upload_frame_bytes = std::uint64_t{64} << 20;
+// Uploads to POST /view answered at once; more are answered 503 (each holds its body and frames).
+inline constexpr std::size_t viewer_max_uploads = 4;
 
 // One recording ready to be sent: its description (JSON text) and its frames, row after row,
 // each row the row's time then one value per column of the description.
@@ -29,15 +33,16 @@ struct viewer_recording {
 };
 
 // Resamples `bytes` (a whole recording, already checked by `rep`) at `rate` Hz from its first key
-// time to its duration. A curve the report names as invalid is left out, and so are the curves
-// after a structural error; what remains still plays. Reads `bytes` under guarded() when `mapped`.
-// `frames_url` is what the description tells the page to fetch the frames from (empty: the frames
-// come in the same response, see viewer_bundle).
+// time to its duration, into at most `max_frame_bytes`. A curve the report names as invalid is left
+// out, and so are the curves after a structural error; what remains still plays. Reads `bytes`
+// under guarded() when `mapped`. `frames_url` is what the description tells the page to fetch the
+// frames from (empty: the frames come in the same response, see viewer_bundle).
 viewer_recording prepare_recording(std::string_view name, std::span<const std::byte> bytes,
                                    bool mapped, const report& rep, std::uint64_t file_bytes,
                                    std::optional<std::uint64_t> compressed_bytes,
                                    const validate_options& how, double rate,
-                                   std::string_view frames_url, std::string_view note = {});
+                                   std::uint64_t max_frame_bytes, std::string_view frames_url,
+                                   std::string_view note = {});
 
 // An upload answered with its description and frames in one body, since the server keeps nothing
 // of an upload: a little-endian uint32 length, the description, zero bytes up to a multiple of
