@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, builds, generates a small set of recordings, runs `inputanim info`, `validate` and
-# `index` (to SQLite) on them, and shows a query on the database.
+# `index` (to SQLite) on them, shows a query on the database, and says how to replay a recording
+# in the browser (`inputanim view` prints the page's URL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -21,3 +22,10 @@ sqlite3 -header -column out/index.db \
   "SELECT substr(path, 16) AS file, valid, version, layout, keyframes, markers,
           round(duration, 1) AS seconds, error_code, error_offset
    FROM recordings ORDER BY path"
+# The browser viewer: serves until Ctrl-C, so the demo only starts it when asked (DEMO_VIEW=1).
+echo
+echo "Replay a recording in the browser (hands, head, gaze, timeline, plots, validation):"
+echo "  $tool view $first --listen 127.0.0.1:8081    # then open http://127.0.0.1:8081/"
+if [ "${DEMO_VIEW:-0}" = 1 ]; then
+  exec $tool view "$first" out/recordings/damaged.bin --listen 127.0.0.1:8081
+fi

@@ -9,7 +9,13 @@ packages=(
   curl
   python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pandas python3-pytest
   python3-distributed
+  # The viewer's tests in a real browser (tests/browser/viewer_test.py).
+  chromium chromium-driver python3-selenium
 )
+# The viewer's page is bundled with npm (web/); a machine that has Node.js already keeps its own.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,8 +4,14 @@
 // graceful shutdown on SIGTERM. The HTTP conformance list is test_serve_conformance.cpp.
 #include <signal.h>
 
+#include <algorithm>
+#include <bit>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -14,6 +20,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "inputanim/evaluate.hpp"
 #include "inputanim/generate.hpp"
 #include "support/cli_fixture.hpp"
 #include "support/gzip_bytes.hpp"
@@ -57,6 +64,11 @@ class Serve : public cli_fixture {
 
     server_process& start(const std::vector<std::string>& options = {}) {
         server_.emplace(scratch_.path(), options);
+        return *server_;
+    }
+    // `inputanim view FILES... --listen 127.0.0.1:0`.
+    server_process& start_view(const std::vector<std::string>& files) {
+        server_.emplace(scratch_.path(), files, "view");
         return *server_;
     }
 
@@ -381,7 +393,7 @@ TEST_F(Serve, UnknownPathsAre404AndWrongMethods405WithAllow) {
     reply r = curl({s.url("/validate/x")});
     EXPECT_EQ(r.status, 404);
     EXPECT_EQ(r.object()["error"], "not_found");
-    r = curl({s.url("/")});
+    r = curl({s.url("/nothing/here")});
     EXPECT_EQ(r.status, 404);
 
     r = curl({s.url("/validate")});
@@ -545,6 +557,221 @@ TEST_F(Serve, ABadListenAddressIsAUsageErrorAndABusyPortExit3) {
                     {scratch_.path()});
     EXPECT_EQ(busy.status, 3);
     EXPECT_NE(busy.err.find("cannot listen on 127.0.0.1:"), std::string::npos) << busy.err;
+}
+
+// ---- the browser viewer's data (docs/VIEWER.md) ------------------------------------------------
+
+// The frames of a viewer response: little-endian float32, row after row.
+std::vector<float> floats_of(std::string_view body) {
+    std::vector<float> out(body.size() / 4);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        std::uint32_t u = 0;
+        for (int b = 3; b >= 0; --b) u = (u << 8) | static_cast<unsigned char>(body[4 * i + b]);
+        out[i] = std::bit_cast<float>(u);
+    }
+    return out;
+}
+
+// The answer to POST /view: a uint32 length, the description, padding to four bytes, the frames.
+std::pair<json, std::vector<float>> bundle_of(const std::string& body) {
+    std::uint32_t length = 0;
+    for (int b = 3; b >= 0; --b) length = (length << 8) | static_cast<unsigned char>(body[b]);
+    const std::size_t frames = (4 + length + 3) / 4 * 4;
+    return {json::parse(body.substr(4, length)), floats_of(std::string_view(body).substr(frames))};
+}
+
+// Every row is its time then the value of each described curve, exactly what the library's
+// evaluate gives at that time.
+void expect_library_values(const bytes& file, const json& description,
+                           const std::vector<float>& frames) {
+    inputanim::recording rec;
+    ASSERT_FALSE(rec.open(file));
+    const std::size_t columns = description["curves"].size() + 1;
+    const std::uint64_t rows = description["frames"];
+    ASSERT_EQ(frames.size(), rows * columns);
+    resampler rs(rec);
+    rs.select_all();
+    ASSERT_EQ(rs.set_grid(description["rate"].get<double>()), grid_error::none);
+    ASSERT_EQ(rs.row_count(), rows);
+    for (const std::uint64_t row : {std::uint64_t{0}, rows / 3, rows - 1}) {
+        const float t = frames[row * columns];
+        EXPECT_EQ(t, rs.row_time(row));
+        for (std::size_t c = 1; c < columns; c += 37) {
+            const curve_view* curve = rec.find(description["curves"][c - 1].get<std::string>());
+            ASSERT_NE(curve, nullptr);
+            EXPECT_EQ(frames[row * columns + c], evaluate(*curve, t))
+                << curve->path() << " at " << t;
+        }
+    }
+}
+
+TEST_F(Serve, ViewServesEachFilesDescriptionAndResampledFrames) {
+    const std::string file = write_file("rec.bin", recording());
+    server_process& s = start_view({file});
+    ASSERT_GT(s.port(), 0) << s.log();
+
+    reply r = curl({s.url("/api/recordings")});
+    EXPECT_EQ(r.status, 200);
+    ASSERT_EQ(r.object().size(), 1u);
+    EXPECT_EQ(r.object()[0]["name"], file);
+
+    r = curl({s.url("/api/recordings/0")});
+    EXPECT_EQ(r.status, 200);
+    const json d = r.object();
+    EXPECT_EQ(d["rate"], 60.0);
+    EXPECT_EQ(d["curves"].size(), curve_id_count);
+    EXPECT_EQ(d["curves"][0], "camera.position.x");
+    EXPECT_EQ(d["keys"].size(), curve_id_count);
+    EXPECT_EQ(d["report"]["valid"], true);
+    EXPECT_EQ(d["report"]["path"], file);
+    ASSERT_EQ(d["markers"].size(), 3u);
+    EXPECT_EQ(d["markers"][0]["name"], "marker 1");
+    EXPECT_EQ(d["frames_url"], "/api/recordings/0/frames");
+    // Ten seconds at 60 Hz, both ends included.
+    EXPECT_EQ(d["frames"], 601);
+
+    r = curl({s.url("/api/recordings/0/frames")});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_NE(r.headers.find("Content-Type: application/octet-stream"), std::string::npos);
+    // Not the file: its magic number is nowhere in the frames.
+    EXPECT_EQ(r.body.find(as_text(first_bytes(recording(), 8))), std::string::npos);
+    expect_library_values(recording(), d, floats_of(r.body));
+
+    EXPECT_EQ(curl({s.url("/api/recordings/1")}).status, 404);
+    EXPECT_EQ(curl({s.url("/api/recordings/x/frames")}).status, 404);
+    r = curl({"-X", "POST", s.url("/api/recordings/0")});
+    EXPECT_EQ(r.status, 405);
+    EXPECT_NE(r.headers.find("Allow: GET\r\n"), std::string::npos) << r.headers;
+}
+
+TEST_F(Serve, ThePageIsServedAtTheRootWithNothingFromElsewhere) {
+    server_process& s = start();
+    EXPECT_EQ(s.first_line().rfind("listening on 127.0.0.1:", 0), 0u);
+    const reply r = curl({s.url("/")});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_NE(r.headers.find("Content-Type: text/html; charset=utf-8"), std::string::npos);
+    EXPECT_NE(r.body.find("<html"), std::string::npos);
+    // Everything is inline: no script, style or font from another origin.
+    EXPECT_EQ(r.body.find("<script src"), std::string::npos);
+    EXPECT_EQ(r.body.find("<link rel=\"stylesheet\""), std::string::npos);
+    // serve has no recordings of its own: the page offers the upload box.
+    EXPECT_EQ(curl({s.url("/api/recordings")}).body, "[]");
+}
+
+TEST_F(Serve, AnUploadToViewIsValidatedAndAnsweredWithItsFrames) {
+    server_process& s = start_view({write_file("rec.bin", recording())});
+    const reply listed = curl({s.url("/api/recordings/0/frames")});
+    const std::string file = write_file("upload.bin", recording());
+    const reply r = curl({"--data-binary", "@" + file, s.url("/view?name=mine.bin")});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_NE(r.headers.find("Content-Type: application/vnd.inputanim.view"), std::string::npos);
+    const auto [d, frames] = bundle_of(r.body);
+    EXPECT_EQ(d["report"], validate_json(file, "mine.bin"));
+    EXPECT_EQ(d["frames_url"], "");
+    expect_library_values(recording(), d, frames);
+    EXPECT_EQ(frames, floats_of(listed.body));
+    EXPECT_TRUE(
+        s.log_has("\"POST /view?name=mine.bin\" 200 " + std::to_string(recording().size())));
+}
+
+TEST_F(Serve, AGzipUploadToViewPlaysAsTheFileItInflatesTo) {
+    server_process& s = start();
+    const std::string plain = write_file("rec.bin", recording());
+    const std::string packed = write_file("rec.bin.gz", gzip_compress(recording()));
+    const auto [want, want_frames] =
+        bundle_of(curl({"--data-binary", "@" + plain, s.url("/view")}).body);
+    const auto [d, frames] = bundle_of(curl({"--data-binary", "@" + packed, s.url("/view")}).body);
+    EXPECT_EQ(d["report"]["valid"], true);
+    EXPECT_EQ(d["report"]["compressed_bytes"], std::filesystem::file_size(packed));
+    EXPECT_EQ(frames, want_frames);
+}
+
+TEST_F(Serve, AnInvalidUploadToViewStillPlaysItsGoodCurves) {
+    server_process& s = start();
+    const std::string file = write_file("bad.bin", unsorted_model());
+    const reply r = curl({"--data-binary", "@" + file, s.url("/view?name=bad.bin")});
+    EXPECT_EQ(r.status, 200);
+    const auto [d, frames] = bundle_of(r.body);
+    EXPECT_EQ(d["report"], validate_json(file, "bad.bin"));
+    EXPECT_EQ(d["report"]["error"]["code"], "unsorted_keys");
+    EXPECT_EQ(d["omitted"], json::array({"camera.position.x"}));
+    EXPECT_EQ(std::count(d["curves"].begin(), d["curves"].end(), "camera.position.x"), 0);
+    EXPECT_GT(d["curves"].size(), 0u);
+    EXPECT_GT(d["frames"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(frames.size(), d["frames"].get<std::uint64_t>() * (d["curves"].size() + 1));
+    EXPECT_NE(d["note"].get<std::string>().find("left out"), std::string::npos);
+}
+
+TEST_F(Serve, AStructurallyBrokenUploadToViewShowsWhatCameBeforeTheBreak) {
+    server_process& s = start();
+    const std::string file =
+        write_file("cut.bin", first_bytes(recording(), recording().size() / 2));
+    const auto [d, frames] = bundle_of(curl({"--data-binary", "@" + file, s.url("/view")}).body);
+    EXPECT_EQ(d["report"]["error"]["code"], "truncated");
+    EXPECT_GT(d["curves"].size(), 0u);
+    EXPECT_LT(d["curves"].size(), curve_id_count);
+    EXPECT_NE(d["note"].get<std::string>().find("structure breaks"), std::string::npos);
+}
+
+TEST_F(Serve, AnUploadToViewOverTheByteCeilingIs413WithItsReport) {
+    server_process& s = start({"--max-bytes", "1000"});
+    const std::string file = write_file("rec.bin", recording());
+    const reply r = curl({"--data-binary", "@" + file, s.url("/view")});
+    EXPECT_EQ(r.status, 413);
+    EXPECT_EQ(r.object()["error"]["limit"], "max_bytes");
+    EXPECT_EQ(curl({s.url("/view")}).status, 405);
+}
+
+TEST_F(Serve, ViewOpenStartsTheDesktopsBrowserOnThePage) {
+    // A stand-in for xdg-open, first on PATH, that notes what it was asked to open.
+    const std::string opened = path("opened.txt");
+    const std::string script = write_file("bin/xdg-open", bytes{});
+    {
+        std::ofstream out(script);
+        out << "#!/bin/sh\necho \"$1\" > '" << opened << "'\n";
+    }
+    std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+    const std::string old_path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+    ::setenv("PATH", (path("bin") + ":" + old_path).c_str(), 1);
+    server_process& s = start_view({write_file("rec.bin", recording()), "--open"});
+    ::setenv("PATH", old_path.c_str(), 1);
+    const steady::time_point deadline = steady::now() + 10s;
+    while (slurp(opened).empty() && steady::now() < deadline) std::this_thread::sleep_for(10ms);
+    EXPECT_EQ(slurp(opened), s.url("/") + "\n");
+}
+
+TEST_F(Serve, UploadsToViewBeyondFourAtOnceAre503) {
+    server_process& s = start();
+    // Four uploads in progress: each has sent its header and part of its body.
+    std::vector<std::unique_ptr<raw_client>> slow;
+    for (int i = 0; i < 4; ++i) {
+        slow.push_back(std::make_unique<raw_client>(s.port()));
+        ASSERT_TRUE(slow.back()->send(
+            "POST /view HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n" +
+            as_text(first_bytes(recording(), 1000))));
+    }
+    const std::string file = write_file("rec.bin", recording());
+    const steady::time_point deadline = steady::now() + 10s;
+    reply r;
+    do {
+        r = curl({"--data-binary", "@" + file, s.url("/view")});
+    } while (r.status != 503 && steady::now() < deadline);
+    EXPECT_EQ(r.status, 503);
+    EXPECT_EQ(r.object()["error"], "busy");
+    // /validate is not held back by them.
+    EXPECT_EQ(post(file).status, 200);
+    // Once they are gone (their connections closed), uploads to view are answered again.
+    slow.clear();
+    do {
+        r = curl({"--data-binary", "@" + file, s.url("/view")});
+    } while (r.status != 200 && steady::now() < deadline + 10s);
+    EXPECT_EQ(r.status, 200);
+}
+
+TEST_F(Serve, ViewRefusesAFileItCannotRead) {
+    const run_result r = run({"view", path("missing.bin"), "--listen", "127.0.0.1:0"});
+    EXPECT_EQ(r.status, 3);
+    EXPECT_NE(r.err.find("missing.bin"), std::string::npos);
 }
 
 }  // namespace

@@ -49,14 +49,15 @@ inline std::string request_head(const std::string& target, std::uint64_t content
            "\r\n" + more_fields + "\r\n";
 }
 
-// `inputanim serve --listen 127.0.0.1:0 ...`, with stdout and stderr in files.
+// `inputanim serve --listen 127.0.0.1:0 ...` (or `view`), with stdout and stderr in files.
 class server_process {
     using steady = std::chrono::steady_clock;
 
   public:
-    server_process(const std::filesystem::path& dir, const std::vector<std::string>& options)
+    server_process(const std::filesystem::path& dir, const std::vector<std::string>& options,
+                   const std::string& command = "serve")
         : out_(dir / "serve.out"), err_(dir / "serve.err") {
-        std::vector<std::string> args = {INPUTANIM_CLI, "serve", "--listen", "127.0.0.1:0"};
+        std::vector<std::string> args = {INPUTANIM_CLI, command, "--listen", "127.0.0.1:0"};
         args.insert(args.end(), options.begin(), options.end());
         std::vector<char*> argv;
         for (std::string& a : args) argv.push_back(a.data());

@@ -37,6 +37,7 @@ command add_sample_command(CLI::App& app);
 command add_index_command(CLI::App& app);
 command add_dump_command(CLI::App& app);
 command add_serve_command(CLI::App& app);
+command add_view_command(CLI::App& app);
 
 // The options of a command that checks files.
 struct check_options {

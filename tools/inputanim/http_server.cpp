@@ -31,11 +31,13 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/http/span_body.hpp>
 
 #include "common.hpp"
 #include "inputanim/input.hpp"
 #include "inputanim/stream.hpp"
 #include "report_json.hpp"
+#include "viewer_routes.hpp"
 
 namespace inputanim::cli {
 
@@ -161,6 +163,7 @@ class body_validator {
     // The recording's bytes taken up to the verdict (inflated for gzip).
     std::uint64_t bytes() const { return v_.recording_bytes(); }
     std::optional<std::uint64_t> compressed() const { return v_.compressed_bytes(); }
+    bool gzip() const { return v_.gzip(); }
 
   private:
     // The first two bytes are known and are not gzip's, though the body was declared gzip.
@@ -200,6 +203,9 @@ constexpr unsigned client_closed = 499;
 struct answer {
     unsigned status = 200;
     std::string body;
+    // Sent instead of `body` when set: bytes that outlive the server (the viewer's page and
+    // frames), sent without a copy (a 10-minute recording's frames are 54 MiB).
+    std::string_view lasting_body;
     const char* content_type = "application/json";
     // For 405: the methods the resource accepts.
     const char* allow = nullptr;
@@ -365,6 +371,8 @@ net::awaitable<void> linger_and_close(beast::tcp_stream& stream, net::mutable_bu
 struct server_state {
     std::atomic<std::size_t> active{0};
     std::atomic<std::size_t> rejecting{0};
+    // Uploads to POST /view being answered.
+    std::atomic<std::size_t> viewing{0};
     std::atomic<bool> stopping{false};
     std::mutex mutex;
     // The connections being served, for the shutdown to close the idle ones.
@@ -439,7 +447,7 @@ class server {
     net::awaitable<answer> validate_upload(connection& c, request_parser& parser,
                                            beast::flat_buffer& buffer,
                                            std::vector<std::byte>& chunk, std::uint64_t& received,
-                                           const std::string& name);
+                                           const std::string& name, bool for_viewer);
     net::awaitable<bool> respond(connection& c, answer& a, unsigned version, bool keep_alive,
                                  bool head);
 
@@ -465,6 +473,12 @@ int server::run(const tcp::endpoint& at) {
     }
     // First thing on stdout, flushed: scripts and tests read the port from it.
     std::cout << "listening on " << acceptor_.local_endpoint() << std::endl;
+    const tcp::endpoint bound = acceptor_.local_endpoint();
+    const std::string host = bound.address().is_v6() ? "[" + bound.address().to_string() + "]"
+                                                     : bound.address().to_string();
+    const std::string url = "http://" + host + ":" + std::to_string(bound.port()) + "/";
+    std::cout << "viewer at " << url << std::endl;
+    if (config_.on_listening) config_.on_listening(url);
     // A client that goes away while its response is written must not kill the server.
     std::signal(SIGPIPE, SIG_IGN);
 
@@ -650,14 +664,16 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
 net::awaitable<bool> server::respond(connection& c, answer& a, unsigned version, bool keep_alive,
                                      bool head) {
     if (a.unsendable) co_return false;
-    http::response<http::string_body> res{static_cast<http::status>(a.status), version};
+    http::response<http::span_body<const char>> res{static_cast<http::status>(a.status), version};
     res.set(http::field::server, server_name);
     res.set(http::field::content_type, a.content_type);
     if (a.allow != nullptr) res.set(http::field::allow, with_head(a.allow));
     res.keep_alive(keep_alive && !a.body_unread && !state_.stopping);
-    res.body() = std::move(a.body);
+    // `a` outlives the write.
+    const std::string_view body = a.lasting_body.data() != nullptr ? a.lasting_body : a.body;
+    res.body() = {body.data(), body.size()};
     res.prepare_payload();
-    if (head) res.body().clear();
+    if (head) res.body() = {};
     beast::error_code ec;
     c.stream.expires_after(config_.timeout);
     co_await http::async_write(c.stream, res, to(ec));
@@ -674,21 +690,43 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
     const std::string_view query =
         question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
     answer a;
-    if (path == "/validate" && req.method() == http::verb::post) {
-        co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query));
+    const bool post_only = path == "/validate" || path == "/view";
+    if (path == "/view" && req.method() == http::verb::post) {
+        if (++state_.viewing > viewer_max_uploads) {
+            --state_.viewing;
+            a = error_answer(503, "busy",
+                             "the server is answering its maximum number of uploads to view (" +
+                                 std::to_string(viewer_max_uploads) + "); retry later");
+            a.body_unread = !parser.is_done();
+            co_return a;
+        }
+        const counted viewing(state_.viewing);
+        co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query),
+                                           true);
     }
-    if (path == "/healthz" && req.method() == http::verb::get) {
+    if (path == "/validate" && req.method() == http::verb::post) {
+        co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query),
+                                           false);
+    }
+    std::optional<viewer_response> page;
+    if (req.method() == http::verb::get) page = viewer_get(config_.site.get(), path);
+    if (page) {
+        a.status = page->status;
+        a.body = std::move(page->body);
+        a.lasting_body = page->lasting_body;
+        a.content_type = page->content_type;
+    } else if (path == "/healthz" && req.method() == http::verb::get) {
         a.body = "ok\n";
         a.content_type = "text/plain";
-    } else if (path == "/validate" || path == "/healthz") {
-        a = error_answer(
-            405, "method_not_allowed",
-            std::string(path) + " accepts " + (path == "/validate" ? "POST" : "GET") + " only");
-        a.allow = path == "/validate" ? "POST" : "GET";
+    } else if (post_only || path == "/healthz" || viewer_get(nullptr, path)) {
+        a = error_answer(405, "method_not_allowed",
+                         std::string(path) + " accepts " + (post_only ? "POST" : "GET") + " only");
+        a.allow = post_only ? "POST" : "GET";
     } else {
         a = error_answer(404, "not_found",
                          "no resource " + std::string(path) +
-                             ": the service has POST /validate and GET /healthz");
+                             ": the service has POST /validate, POST /view, GET /healthz and "
+                             "GET / (the viewer)");
     }
     a.body_unread = !parser.is_done();
     co_return a;
@@ -697,7 +735,8 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
 net::awaitable<answer> server::validate_upload(connection& c, request_parser& parser,
                                                beast::flat_buffer& buffer,
                                                std::vector<std::byte>& chunk,
-                                               std::uint64_t& received, const std::string& name) {
+                                               std::uint64_t& received, const std::string& name,
+                                               bool for_viewer) {
     const steady::time_point header_end = steady::now();
     auto& req = parser.get();
     const std::string_view encoding = trimmed(req[http::field::content_encoding]);
@@ -735,6 +774,10 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
     body_validator v(config_.how, gzip);
     bool too_large = false;
     const steady::time_point body_start = steady::now();
+    // The viewer plays what it can of an invalid recording: its body is kept (up to the byte
+    // ceiling) and read to its end past the verdict.
+    std::vector<std::byte> kept;
+    bool decided = false;
     while (!parser.is_done()) {
         req.body().data = chunk.data();
         req.body().size = chunk.size();
@@ -748,9 +791,11 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
             too_large = true;
             break;
         }
-        if (n > 0 && v.feed({chunk.data(), n}) == stream_status::error) {
+        if (for_viewer) kept.insert(kept.end(), chunk.begin(), chunk.begin() + n);
+        if (n > 0 && !decided && v.feed({chunk.data(), n}) == stream_status::error) {
+            decided = true;
             // The verdict is final: answer now, and leave the rest of the body unread.
-            break;
+            if (!for_viewer) break;
         }
     }
     if (ec) {
@@ -781,7 +826,14 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
         const report& rep = v.finish();
         const bool over =
             rep.error.code == errc::limit_exceeded && rep.error.limit == limit_kind::bytes;
-        a = report_answer(over ? 413 : 200, name, rep, config_.how, v.bytes(), v.compressed());
+        if (for_viewer && !over) {
+            viewer_response r = viewer_upload(name, kept, gzip || v.gzip(), rep, v.bytes(),
+                                              v.compressed(), config_.how);
+            a.body = std::move(r.body);
+            a.content_type = r.content_type;
+        } else {
+            a = report_answer(over ? 413 : 200, name, rep, config_.how, v.bytes(), v.compressed());
+        }
     }
     a.body_unread = !parser.is_done();
     co_return a;

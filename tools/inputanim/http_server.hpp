@@ -1,19 +1,25 @@
 // The HTTP/1.1 validation service behind `inputanim serve` (docs/SERVER.md): POST /validate
 // streams the request body through the streaming validator (inflating it first when it is
-// gzip-encoded) and answers the JSON object of `validate --json`; GET /healthz answers "ok".
-// Every GET resource answers HEAD with its headers. Requests whose body length is ambiguous
-// (RFC 9112 §6) are refused and their connection closed.
+// gzip-encoded) and answers the JSON object of `validate --json`; GET /healthz answers "ok"; GET /
+// is the browser viewer, which POST /view feeds (viewer_routes.hpp). Every GET resource answers
+// HEAD with its headers. Requests whose body length is ambiguous (RFC 9112 §6) are refused and
+// their connection closed.
 // Boost.Beast over Boost.Asio, one strand per connection, on a pool of threads.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
 
 #include "inputanim/validate.hpp"
 
 namespace inputanim::cli {
+
+struct viewer_site;
 
 struct server_config {
     // HOST:PORT, an IPv4 address or a bracketed IPv6 one; port 0 picks a free port.
@@ -34,12 +40,16 @@ struct server_config {
     std::size_t max_connections = 256;
     // After SIGTERM or SIGINT: how long requests in flight may take to finish.
     std::chrono::seconds shutdown_timeout{10};
+    // The recordings `inputanim view` serves to its page (null for `serve`: uploads only).
+    std::shared_ptr<const viewer_site> site;
+    // Called once listening, with the page's URL.
+    std::function<void(std::string_view url)> on_listening;
 };
 
-// Listens, prints "listening on HOST:PORT" (the port actually bound) on stdout, and serves until
-// SIGTERM or SIGINT; then stops accepting, lets requests in flight finish (up to
-// shutdown_timeout) and returns exit_valid. Returns exit_usage when `listen` is not HOST:PORT,
-// exit_unreadable when the address cannot be bound.
+// Listens, prints "listening on HOST:PORT" (the port actually bound) then the viewer page's URL on
+// stdout, and serves until SIGTERM or SIGINT; then stops accepting, lets requests in flight finish
+// (up to shutdown_timeout) and returns exit_valid. Returns exit_usage when `listen` is not
+// HOST:PORT, exit_unreadable when the address cannot be bound.
 int run_server(const server_config& config);
 
 }  // namespace inputanim::cli

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     const std::array commands = {cli::add_info_command(app),  cli::add_validate_command(app),
                                  cli::add_gen_command(app),   cli::add_sample_command(app),
                                  cli::add_index_command(app), cli::add_dump_command(app),
-                                 cli::add_serve_command(app)};
+                                 cli::add_serve_command(app), cli::add_view_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -88,9 +88,13 @@ nlohmann::json report_json(const report& rep, const validate_options& how, std::
     return j;
 }
 
-std::string json_line(std::string_view path, nlohmann::json fields) {
+void add_path(nlohmann::json& fields, std::string_view path) {
     fields["path"] = path;
     if (!valid_utf8(path)) fields["path_bytes"] = hex_bytes(path);
+}
+
+std::string json_line(std::string_view path, nlohmann::json fields) {
+    add_path(fields, path);
     return fields.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

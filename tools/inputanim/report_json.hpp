@@ -30,6 +30,9 @@ nlohmann::json report_json(const report& rep, const validate_options& how, std::
 // that is not UTF-8 also gets "path_bytes", its exact bytes in hexadecimal (hex_bytes), so that
 // two names never give the same object.
 std::string json_line(std::string_view path, nlohmann::json fields);
+// Adds the file's name to `fields` as json_line does ("path", and "path_bytes" when the name is
+// not UTF-8), for a report nested in another object.
+void add_path(nlohmann::json& fields, std::string_view path);
 
 // What produced a verdict: {"level", "layout", "limits": {"max_bytes", ...: a number, or null
 // for no limit}, "rules": rules_version}. A stored verdict is reused only under equal options.

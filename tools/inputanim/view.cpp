@@ -1,0 +1,115 @@
+// inputanim view: replay recordings in the browser (docs/VIEWER.md). Each file is validated and
+// resampled once at startup; the server of `serve` then hands the page its description and frames.
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common.hpp"
+#include "http_server.hpp"
+#include "viewer_routes.hpp"
+
+extern char** environ;
+
+namespace inputanim::cli {
+
+namespace {
+
+struct view_options {
+    std::vector<std::string> files;
+    std::string listen = "127.0.0.1:0";
+    double rate = viewer_default_rate;
+    bool open = false;
+    std::string layout = "auto";
+};
+
+// Starts the desktop's browser on `url` (xdg-open), without waiting for it.
+void open_browser(std::string_view url) {
+    std::string program = "xdg-open";
+    std::string target(url);
+    char* argv[] = {program.data(), target.data(), nullptr};
+    pid_t pid = 0;
+    if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv, environ) != 0) {
+        std::cerr << "inputanim view: cannot run xdg-open; open " << url << " in a browser\n";
+        return;
+    }
+    std::thread([pid] { ::waitpid(pid, nullptr, 0); }).detach();
+}
+
+int run_view(const view_options& o) {
+    if (viewer_page().empty()) {
+        std::cerr << "inputanim view: " << viewer_build_hint() << '\n';
+        return exit_usage;
+    }
+    check_options check;
+    check.layout = o.layout;
+    const validate_options how = check.to_validate_options();
+    auto site = std::make_shared<viewer_site>();
+    int status = exit_valid;
+    for (const std::string& name : o.files) {
+        const file_check c = validate_file(name, how);
+        if (c.io) {
+            std::cerr << "inputanim: " << name << ": " << c.io.message() << '\n';
+            return exit_unreadable;
+        }
+        whole_input whole;
+        std::error_code ec;
+        input in = input::open(name, ec);
+        std::vector<std::byte> storage;
+        if (!ec) whole = read_whole(in, how, storage);
+        if (ec || whole.io) {
+            std::cerr << "inputanim: " << name << ": " << (ec ? ec : whole.io).message() << '\n';
+            return exit_unreadable;
+        }
+        const std::string url = "/api/recordings/" + std::to_string(site->recordings.size());
+        site->names.push_back(name);
+        site->recordings.push_back(prepare_recording(
+            name, whole.bytes, whole.mapped, c.rep, c.bytes, c.compressed_bytes, how, o.rate,
+            viewer_max_frame_bytes, url + "/frames",
+            whole.invalid ? "the recording could not be read whole: nothing to play" : ""));
+        if (!c.rep.valid()) {
+            std::cerr << "inputanim view: " << name << ": invalid: " << error_text(c.rep.error)
+                      << " (the page shows what can still be played)\n";
+            status = exit_invalid;
+        }
+    }
+    server_config config;
+    config.listen = o.listen;
+    config.site = site;
+    // Uploads through the page are strangers' bytes as in `serve`.
+    config.how.limits = upload_limits();
+    config.how.layout = how.layout;
+    if (o.open) config.on_listening = open_browser;
+    const int served = run_server(config);
+    return served != exit_valid ? served : status;
+}
+
+}  // namespace
+
+command add_view_command(CLI::App& app) {
+    auto o = std::make_shared<view_options>();
+    CLI::App* cmd = app.add_subcommand(
+        "view", "Replay recordings in a browser: hands, head, gaze, timeline, plots, validation");
+    cmd->add_option("FILE", o->files, "Recordings (.bin or .bin.gz)")->required();
+    cmd->add_option("--listen", o->listen,
+                    "HOST:PORT to serve the page on; port 0 picks a free one")
+        ->capture_default_str();
+    cmd->add_option("--rate", o->rate, "Frames per second the recordings are resampled at")
+        ->check(CLI::Range(1.0, 1000.0))
+        ->capture_default_str();
+    cmd->add_option("--layout", o->layout,
+                    "v1.1 float keyframes: compact (8 bytes, MRTK), full (28 bytes) or auto-detect")
+        ->check(CLI::IsMember({"auto", "compact", "full"}))
+        ->capture_default_str();
+    cmd->add_flag("--open", o->open, "Open the page in the desktop's browser (xdg-open)");
+    cmd->footer(
+        "Prints the page's URL and serves until Ctrl-C. Exit status 1 when a file is "
+        "invalid (it is still shown).");
+    return {cmd, [o] { return run_view(*o); }};
+}
+
+}  // namespace inputanim::cli

@@ -1,0 +1,258 @@
+#include "viewer_routes.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+#include "common.hpp"
+#include "report_json.hpp"
+
+namespace inputanim::cli {
+
+namespace {
+
+std::string json_text(const nlohmann::json& j) {
+    // Marker names of an invalid file may not be UTF-8: such bytes are replaced.
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Whether the report says that this curve's own bytes are wrong (its keys, or its header).
+bool named_invalid(const report& rep, const curve_view& c) {
+    return !rep.valid() && rep.error.place == error_place::curve && rep.error.curve == c.id;
+}
+
+void put_row(char* out, std::span<const float> row) {
+    if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(out, row.data(), row.size_bytes());
+    } else {
+        for (const float v : row) {
+            const auto u = std::bit_cast<std::uint32_t>(v);
+            for (int b = 0; b < 4; ++b) *out++ = static_cast<char>((u >> (8 * b)) & 0xff);
+        }
+    }
+}
+
+// Reads the whole recording behind a gzip upload: the body goes into an anonymous in-memory file,
+// which the front door maps and inflates as it does a .bin.gz on disk.
+std::span<const std::byte> inflate_upload(std::span<const std::byte> body,
+                                          const validate_options& how, input& in,
+                                          std::vector<std::byte>& storage) {
+    const int fd = ::memfd_create("inputanim-upload", MFD_CLOEXEC);
+    if (fd < 0) return {};
+    std::size_t written = 0;
+    while (written < body.size()) {
+        const ssize_t n = ::write(fd, body.data() + written, body.size() - written);
+        if (n <= 0) {
+            ::close(fd);
+            return {};
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    // At its start, the file is mapped (not read as a stream from where the writes left off).
+    if (::lseek(fd, 0, SEEK_SET) != 0) {
+        ::close(fd);
+        return {};
+    }
+    std::error_code ec;
+    in = input::from_fd(fd, ec, false);
+    if (ec) return {};
+    const whole_input whole = read_whole(in, how, storage);
+    if (whole.io || whole.invalid) return {};
+    return whole.bytes;
+}
+
+}  // namespace
+
+viewer_recording prepare_recording(std::string_view name, std::span<const std::byte> bytes,
+                                   bool mapped, const report& rep, std::uint64_t file_bytes,
+                                   std::optional<std::uint64_t> compressed_bytes,
+                                   const validate_options& how, double rate,
+                                   std::uint64_t max_frame_bytes, std::string_view frames_url,
+                                   std::string_view note) {
+    viewer_recording out;
+    recording rec;
+    error structural;
+    const auto open = [&] { structural = rec.open(bytes, {how.layout, how.limits}); };
+    const std::error_code io = mapped ? guarded(bytes, open) : (open(), std::error_code{});
+
+    nlohmann::json curves = nlohmann::json::array();
+    nlohmann::json keys = nlohmann::json::array();
+    nlohmann::json omitted = nlohmann::json::array();
+    nlohmann::json markers = nlohmann::json::array();
+    resampler rs(rec);
+    grid_error grid = grid_error::no_keys;
+    if (!io) {
+        for (const curve_view& c : rec.curves()) {
+            if (named_invalid(rep, c)) {
+                omitted.push_back(c.path());
+            } else {
+                rs.select(c.path());
+            }
+        }
+        for (const curve_id id : rs.curves()) {
+            curves.push_back(curve_path(id));
+            keys.push_back(rec.find(id)->size());
+        }
+        // Markers are only walked in a file whose structure is whole.
+        if (!structural) {
+            const std::error_code marker_io = guarded(bytes, [&] {
+                for (const marker_view& m : rec.markers()) {
+                    markers.push_back({{"time", json_number(m.time)}, {"name", m.name}});
+                }
+            });
+            if (marker_io) markers = nlohmann::json::array();
+        }
+        // A grid too large for max_frame_bytes is resampled at the rate that fits it.
+        const std::uint64_t row_bytes = 4 * (rs.curves().size() + 1);
+        grid = rs.set_grid(rate);
+        if (grid == grid_error::none && rs.row_count() * row_bytes > max_frame_bytes) {
+            const double fits = static_cast<double>(max_frame_bytes / row_bytes - 1);
+            rate = rate * fits / static_cast<double>(rs.row_count());
+            grid = rs.set_grid(rate);
+        }
+    }
+    const std::uint64_t rows = grid == grid_error::none ? rs.row_count() : 0;
+    const std::size_t columns = rs.curves().size() + 1;
+    out.frames.resize(rows * columns * 4);
+    std::vector<float> row(columns);
+    std::uint64_t done = 0;
+    const auto sample = [&] {
+        char* at = out.frames.data();
+        while (const std::optional<float> t = rs.next(std::span(row).subspan(1))) {
+            row[0] = *t;
+            put_row(at, row);
+            at += columns * 4;
+            ++done;
+        }
+    };
+    const std::error_code sample_io =
+        rows == 0 ? std::error_code{} : (mapped ? guarded(bytes, sample) : (sample(), io));
+    if (sample_io) out.frames.clear();
+
+    std::string why(note);
+    if (io || sample_io) {
+        why = "the file could not be read: " + (io ? io : sample_io).message();
+    } else if (structural) {
+        why = "the structure breaks at byte " + std::to_string(structural.offset) +
+              ": only the curves before it are shown";
+    } else if (!omitted.empty()) {
+        why = "the curve with the invalid keyframe is left out; the other curves play";
+    }
+    if (why.empty() && rows == 0) why = "no curve has a keyframe: nothing to play";
+    nlohmann::json description = {
+        {"name", name},
+        {"rate", rate},
+        {"frames", out.frames.empty() ? 0 : done},
+        {"start", rows > 0 ? json_number(rs.row_time(0)) : 0.0},
+        {"curves", std::move(curves)},
+        // A pose whose curves have no keys (a joint never seen) is not drawn, as MRTK has none.
+        {"keys", std::move(keys)},
+        {"omitted", std::move(omitted)},
+        {"markers", std::move(markers)},
+        {"report", report_json(rep, how, file_bytes, compressed_bytes)},
+        {"note", why},
+        {"frames_url", frames_url},
+    };
+    add_path(description["report"], name);
+    out.description = json_text(description);
+    return out;
+}
+
+std::string viewer_bundle(const viewer_recording& r) {
+    std::string body;
+    const auto length = static_cast<std::uint32_t>(r.description.size());
+    for (int b = 0; b < 4; ++b) body += static_cast<char>((length >> (8 * b)) & 0xff);
+    body += r.description;
+    body.append((4 - body.size() % 4) % 4, '\0');
+    body += r.frames;
+    return body;
+}
+
+std::string_view viewer_missing_page() {
+    return "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>inputanim</title></head>"
+           "<body><h1>The viewer page was not built</h1><p>This inputanim was built without "
+           "Node.js and npm. Install them (Debian: <code>apt-get install nodejs npm</code>), "
+           "then configure and build again: the build bundles the page from web/ with "
+           "<code>npm ci</code> and esbuild.</p><p>POST /validate still validates uploads.</p>"
+           "</body></html>\n";
+}
+
+std::string_view viewer_build_hint() {
+    return "the viewer page was not built into this inputanim: install Node.js and npm (Debian: "
+           "apt-get install nodejs npm), then run cmake again and rebuild (the build bundles "
+           "web/ with npm ci and esbuild; docs/VIEWER.md)";
+}
+
+std::optional<viewer_response> viewer_get(const viewer_site* site, std::string_view path) {
+    viewer_response r;
+    if (path == "/" || path == "/index.html") {
+        const std::string_view page = viewer_page();
+        r.lasting_body = page.empty() ? viewer_missing_page() : page;
+        r.content_type = "text/html; charset=utf-8";
+        return r;
+    }
+    constexpr std::string_view api = "/api/recordings";
+    if (!path.starts_with(api)) return std::nullopt;
+    const std::size_t count = site != nullptr ? site->recordings.size() : 0;
+    if (path == api) {
+        nlohmann::json list = nlohmann::json::array();
+        for (std::size_t i = 0; i < count; ++i) {
+            list.push_back({{"index", i},
+                            {"name", site->names[i]},
+                            {"description", std::string(api) + "/" + std::to_string(i)}});
+        }
+        r.body = json_text(list);
+        return r;
+    }
+    std::string_view rest = path.substr(api.size());
+    if (!rest.starts_with('/')) return std::nullopt;
+    rest.remove_prefix(1);
+    const bool frames = rest.ends_with("/frames");
+    if (frames) rest.remove_suffix(std::string_view("/frames").size());
+    std::size_t index = 0;
+    const auto [end, err] = std::from_chars(rest.data(), rest.data() + rest.size(), index);
+    if (rest.empty() || err != std::errc{} || end != rest.data() + rest.size() || index >= count) {
+        r.status = 404;
+        r.body = json_text({{"status", 404},
+                            {"error", "not_found"},
+                            {"message", "no recording " + std::string(rest) + " (there are " +
+                                            std::to_string(count) + ")"}});
+        return r;
+    }
+    const viewer_recording& rec = site->recordings[index];
+    if (frames) {
+        r.lasting_body = rec.frames;
+        r.content_type = "application/octet-stream";
+    } else {
+        r.body = rec.description;
+    }
+    return r;
+}
+
+viewer_response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
+                              const report& rep, std::uint64_t recording_bytes,
+                              std::optional<std::uint64_t> compressed_bytes,
+                              const validate_options& how) {
+    input in;
+    std::vector<std::byte> storage;
+    std::span<const std::byte> bytes = kept;
+    std::string note;
+    if (gzip) {
+        bytes = inflate_upload(kept, how, in, storage);
+        if (bytes.empty()) note = "the gzip upload could not be inflated whole: nothing to play";
+    }
+    viewer_response r;
+    r.body = viewer_bundle(prepare_recording(name, bytes, false, rep, recording_bytes,
+                                             compressed_bytes, how, viewer_default_rate,
+                                             viewer_max_upload_frame_bytes, "", note));
+    r.content_type = "application/vnd.inputanim.view";
+    return r;
+}
+
+}  // namespace inputanim::cli

@@ -1,0 +1,86 @@
+// The browser viewer's side of the HTTP server (docs/VIEWER.md): the page at GET /, and each
+// recording as the page reads it -- a small JSON description (curve paths, rate, markers, the
+// validation report) and the curves resampled by the library's resampler as little-endian float32
+// frames. The page never receives the file itself.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "inputanim/validate.hpp"
+
+namespace inputanim::cli {
+
+// The rate the page asks for unless told otherwise.
+inline constexpr double viewer_default_rate = 60.0;
+// The most frame bytes one recording is resampled into: a longer recording is resampled at a lower
+// rate (the description says which), so that neither the server nor the page holds more. An
+// upload (a stranger's bytes, answered while other uploads are) gets less.
+inline constexpr std::uint64_t viewer_max_frame_bytes = std::uint64_t{256} << 20;
+inline constexpr std::uint64_t viewer_max_upload_frame_bytes = std::uint64_t{64} << 20;
+// Uploads to POST /view answered at once; more are answered 503 (each holds its body and frames).
+inline constexpr std::size_t viewer_max_uploads = 4;
+
+// One recording ready to be sent: its description (JSON text) and its frames, row after row,
+// each row the row's time then one value per column of the description.
+struct viewer_recording {
+    std::string description;
+    std::string frames;
+};
+
+// Resamples `bytes` (a whole recording, already checked by `rep`) at `rate` Hz from its first key
+// time to its duration, into at most `max_frame_bytes`. A curve the report names as invalid is left
+// out, and so are the curves after a structural error; what remains still plays. Reads `bytes`
+// under guarded() when `mapped`. `frames_url` is what the description tells the page to fetch the
+// frames from (empty: the frames come in the same response, see viewer_bundle).
+viewer_recording prepare_recording(std::string_view name, std::span<const std::byte> bytes,
+                                   bool mapped, const report& rep, std::uint64_t file_bytes,
+                                   std::optional<std::uint64_t> compressed_bytes,
+                                   const validate_options& how, double rate,
+                                   std::uint64_t max_frame_bytes, std::string_view frames_url,
+                                   std::string_view note = {});
+
+// An upload answered with its description and frames in one body, since the server keeps nothing
+// of an upload: a little-endian uint32 length, the description, zero bytes up to a multiple of
+// four, then the frames.
+std::string viewer_bundle(const viewer_recording& r);
+
+// What `inputanim view` serves: the recordings named on its command line.
+struct viewer_site {
+    std::vector<std::string> names;
+    std::vector<viewer_recording> recordings;
+};
+
+// The page, embedded into the program at build time; empty when the build had no npm
+// (then viewer_missing_page explains how to build it).
+std::string_view viewer_page();
+std::string_view viewer_missing_page();
+// How to build the page, for a person.
+std::string_view viewer_build_hint();
+
+struct viewer_response {
+    unsigned status = 200;
+    std::string body;
+    // Sent instead of `body` when set: the page or a recording's frames, which live as long as
+    // the server.
+    std::string_view lasting_body;
+    const char* content_type = "application/json";
+};
+
+// Answers GET `path` when it is one of the viewer's: /, /api/recordings, /api/recordings/N and
+// /api/recordings/N/frames. `site` is null for `serve`, which has no recordings of its own; else
+// it must outlive the response.
+std::optional<viewer_response> viewer_get(const viewer_site* site, std::string_view path);
+
+// The answer to POST /view: the upload's report, and when its bytes can still be read, its
+// description and frames (viewer_bundle). `kept` holds the body as received (gzip or not).
+viewer_response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
+                              const report& rep, std::uint64_t recording_bytes,
+                              std::optional<std::uint64_t> compressed_bytes,
+                              const validate_options& how);
+
+}  // namespace inputanim::cli

@@ -1,0 +1,366 @@
+// The viewer page: loads a recording (from `inputanim view`'s list, or an upload), and ties the
+// scene, the timeline, the plots and the validation panel to one current time.
+import { Quaternion, Vector3 } from 'three';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import './style.css';
+import { Recording, parseBundle, littleEndianFloats } from './data.js';
+import { Scene, JOINTS, unityPose } from './scene.js';
+import { toThreePosition, toThreeRotation } from './coords.js';
+
+const $ = (id) => document.getElementById(id);
+const state = { rec: null, time: 0, playing: false, speed: 1, last: 0, firstFrameMs: null, plot: null, ticks: 0, sceneReadyMs: null };
+let scene = null;
+
+function setStatus(text, error = false) {
+  $('status').textContent = text;
+  $('status').className = error ? 'error' : '';
+}
+
+// Never a blank page: whatever fails is said in the status line.
+window.addEventListener('error', (e) => setStatus(`Error: ${e.message}`, true));
+window.addEventListener('unhandledrejection', (e) => setStatus(`Error: ${e.reason?.message ?? e.reason}`, true));
+
+function el(tag, props = {}, ...children) {
+  const e = document.createElement(tag);
+  Object.assign(e, props);
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function fields(pairs) {
+  const dl = el('dl');
+  for (const [k, v] of pairs) {
+    if (v === null || v === undefined) continue;
+    dl.append(el('dt', { textContent: k }), el('dd', { textContent: String(v), className: `field-${k}` }));
+  }
+  return dl;
+}
+
+// The validation panel: the verdict, the error's code, offset, curve and keyframe, the warnings.
+function showReport(report, note = '') {
+  const box = $('report');
+  box.replaceChildren();
+  if (!report) return;
+  const verdict = report.valid ? 'valid' : 'invalid';
+  box.append(el('p', {}, el('span', { className: verdict, id: 'verdict', textContent: verdict }),
+    ` ${report.path ?? ''}`));
+  if (report.error) {
+    const e = report.error;
+    box.append(el('h3', { textContent: 'Error' }), fields([
+      ['code', e.code], ['offset', e.offset], ['place', e.place], ['curve', e.curve],
+      ['keyframe', e.keyframe], ['marker', e.marker], ['limit', e.limit], ['message', e.message]]));
+  }
+  box.append(fields([
+    ['version', report.version], ['layout', report.layout], ['bytes', report.bytes],
+    ['compressed', report.compressed_bytes], ['curves', report.curves],
+    ['keyframes', report.keyframes], ['markers', report.markers], ['start', report.start],
+    ['duration', report.duration]]));
+  if (report.warnings?.length) {
+    box.append(el('h3', { textContent: `Warnings (${report.warnings_found})` }),
+      el('ul', { className: 'warnings' }, ...report.warnings.map((w) => el('li', {
+        textContent: `${w.code} ${w.curve}${w.keyframe !== null ? ` keyframe ${w.keyframe}` : ''}: ${w.message}` }))));
+  }
+  if (note) box.append(el('p', { className: 'note', id: 'note', textContent: note }));
+}
+
+// ---- timeline -------------------------------------------------------------------------------
+
+function showTime() {
+  const rec = state.rec;
+  const end = rec ? (rec.complete() ? rec.end : rec.finalEnd()) : 0;
+  $('time').textContent = `${state.time.toFixed(3)} s / ${end.toFixed(3)} s`;
+  $('scrub').value = String(state.time);
+  const hud = scene?.update(state.time);
+  if (hud) {
+    $('hud').textContent = hud.hands.map((h, i) => `${i ? 'right' : 'left'} hand: ${!h.present ? 'absent'
+      : `${h.tracked ? 'tracked' : 'not tracked'}${h.pinching ? ', pinching' : ''}`}`).join('\n') +
+      `\nhead: ${hud.head ? 'yes' : 'absent'}   gaze: ${hud.gaze ? 'yes' : 'absent'}`;
+  }
+  moveCursor();
+  if (rec && state.firstFrameMs === null && hud) state.firstFrameMs = performance.now();
+}
+
+function setTime(t) {
+  const rec = state.rec;
+  if (!rec) return;
+  state.time = Math.min(Math.max(t, rec.start), rec.end);
+  showTime();
+}
+
+function setPlaying(on) {
+  state.playing = on && !!state.rec && state.rec.rows > 1;
+  $('play').textContent = state.playing ? 'Pause' : 'Play';
+  if (state.playing) {
+    if (state.time >= state.rec.end) state.time = state.rec.start;
+    state.last = performance.now();
+    requestAnimationFrame(tick);
+  }
+}
+
+function tick(now) {
+  if (!state.playing) return;
+  const dt = (now - state.last) / 1000;
+  state.last = now;
+  state.ticks++;
+  const t = state.time + dt * state.speed;
+  if (t >= state.rec.end) {
+    setTime(state.rec.end);
+    setPlaying(false);
+    return;
+  }
+  setTime(t);
+  requestAnimationFrame(tick);
+}
+
+function drawMarkers() {
+  const box = $('markers');
+  box.replaceChildren();
+  const rec = state.rec;
+  if (!rec) return;
+  // Placed on the whole recording's span, also while its last rows are still arriving.
+  const end = rec.complete() ? rec.end : rec.finalEnd();
+  const span = end - rec.start || 1;
+  for (const m of rec.markers) {
+    const b = el('button', { type: 'button', className: 'marker', textContent: m.name, title: `${m.name} at ${m.time} s` });
+    b.style.left = `${(100 * (Math.min(Math.max(m.time, rec.start), end) - rec.start)) / span}%`;
+    b.addEventListener('click', () => setTime(m.time));
+    box.append(b);
+  }
+}
+
+$('play').addEventListener('click', () => setPlaying(!state.playing));
+$('speed').addEventListener('change', (e) => { state.speed = Number(e.target.value); });
+$('scrub').addEventListener('input', (e) => setTime(Number(e.target.value)));
+document.addEventListener('keydown', (e) => {
+  if (e.target instanceof HTMLInputElement && e.target.type !== 'range') return;
+  if (!state.rec) return;
+  const step = e.shiftKey ? 1 : 1 / state.rec.rate;
+  if (e.key === ' ') setPlaying(!state.playing);
+  else if (e.key === 'ArrowRight') setTime(state.time + step);
+  else if (e.key === 'ArrowLeft') setTime(state.time - step);
+  else if (e.key === 'Home') setTime(state.rec.start);
+  else if (e.key === 'End') setTime(state.rec.end);
+  else return;
+  e.preventDefault();
+});
+
+// ---- plots ----------------------------------------------------------------------------------
+
+const PALETTE = ['#f87171', '#34d399', '#60a5fa', '#fbbf24', '#c084fc', '#f472b6', '#22d3ee', '#a3e635'];
+const MAX_SERIES = 16;
+
+function plot(glob) {
+  const rec = state.rec;
+  state.plot?.destroy();
+  state.plot = null;
+  $('plot').replaceChildren();
+  if (!rec) return;
+  const paths = rec.matching(glob);
+  $('plot-note').textContent = paths.length === 0 ? `No curve matches ${glob}.`
+    : paths.length > MAX_SERIES ? `${paths.length} curves match; the first ${MAX_SERIES} are plotted.` : '';
+  const shown = paths.slice(0, MAX_SERIES);
+  if (shown.length === 0 || rec.rows === 0) return;
+  const width = $('plot').clientWidth || 400;
+  state.plot = new uPlot({
+    width, height: 260,
+    scales: { x: { time: false } },
+    legend: { live: false },
+    series: [{ label: 't (s)' }, ...shown.map((p, i) => ({ label: p, stroke: PALETTE[i % PALETTE.length], width: 1 }))],
+    axes: [{ stroke: '#9ca3af', grid: { stroke: '#2b3140' } }, { stroke: '#9ca3af', grid: { stroke: '#2b3140' } }],
+    cursor: { drag: { x: false, y: false } },
+  }, [rec.times(), ...shown.map((p) => rec.series(p))], $('plot'));
+  // A click on the plot moves the time there.
+  state.plot.over.addEventListener('click', (e) => {
+    setTime(state.plot.posToVal(e.offsetX, 'x'));
+  });
+  const cursor = el('div', { id: 'plot-cursor' });
+  $('plot').append(cursor);
+  moveCursor();
+}
+
+// The plot's cursor follows the timeline (a line over the plot: no redraw of the series).
+function moveCursor() {
+  const u = state.plot;
+  const cursor = $('plot-cursor');
+  if (!u || !cursor) return;
+  const x = u.valToPos(state.time, 'x');
+  const over = u.over.getBoundingClientRect();
+  const box = $('plot').getBoundingClientRect();
+  cursor.style.left = `${over.left - box.left + x}px`;
+  cursor.style.top = `${over.top - box.top}px`;
+  cursor.style.height = `${over.height}px`;
+}
+
+$('plot-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  plot($('plot-glob').value.trim());
+});
+
+// ---- loading --------------------------------------------------------------------------------
+
+function fillTraceChoices(rec) {
+  const select = $('trace');
+  select.replaceChildren(el('option', { value: '', textContent: 'none' }));
+  for (const side of ['left', 'right']) {
+    for (const j of JOINTS) {
+      const prefix = `hand.${side}.joint.${j}`;
+      if (rec.has(`${prefix}.position.x`)) select.append(el('option', { value: prefix, textContent: `${side} ${j}` }));
+    }
+  }
+}
+
+$('trace').addEventListener('change', (e) => scene?.setTrace(e.target.value || null));
+
+// Shows a recording as soon as its first rows are there; finish() adds what needs all of them.
+function show(rec) {
+  state.rec = rec;
+  setPlaying(false);
+  const d = rec.description;
+  showReport(d.report, [d.note, d.omitted?.length ? `Left out: ${d.omitted.join(', ')}` : ''].filter(Boolean).join(' — '));
+  $('scrub').min = String(rec.start);
+  $('scrub').max = String(rec.complete() ? rec.end : rec.finalEnd());
+  $('scrub').step = String(1 / rec.rate);
+  drawMarkers();
+  fillTraceChoices(rec);
+  state.time = rec.start;
+  if (scene) {
+    // Posed, framed, then drawn once (by showTime): a software renderer draws slowly.
+    scene.load(rec);
+    scene.update(state.time, false);
+    scene.resetView(false);
+  }
+  showTime();
+}
+
+function finish(rec) {
+  if (state.rec !== rec) return;
+  $('scrub').max = String(rec.end);
+  drawMarkers();
+  scene?.load(rec);
+  scene?.setTrace($('trace').value || null);
+  showTime();
+  plot($('plot-glob').value.trim());
+  const d = rec.description;
+  setStatus(`${d.name}: ${rec.rows} frames at ${Number(d.rate.toFixed(3))} Hz, ${rec.curves.length} curves`);
+}
+
+// The frames of a listed recording, streamed: the first frame is drawn from the first rows.
+async function loadListed(entry) {
+  setStatus(`Loading ${entry.name}…`);
+  const description = await (await fetch(entry.description)).json();
+  const response = await fetch(description.frames_url);
+  if (!response.ok) throw new Error(`frames: HTTP ${response.status}`);
+  const littleHost = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+  if (!littleHost || !response.body) {
+    const rec = new Recording(description, littleEndianFloats(await response.arrayBuffer()));
+    show(rec);
+    finish(rec);
+    return;
+  }
+  const rowBytes = (description.curves.length + 1) * 4;
+  const buffer = new ArrayBuffer(description.frames * rowBytes);
+  const bytes = new Uint8Array(buffer);
+  const rec = new Recording(description, new Float32Array(buffer), 0);
+  const reader = response.body.getReader();
+  let got = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (got + value.length > bytes.length) throw new Error('frames: more bytes than described');
+    bytes.set(value, got);
+    got += value.length;
+    rec.setLoaded(Math.floor(got / rowBytes));
+    if (state.rec !== rec && rec.rows > 0) show(rec);
+    else if (state.rec === rec) setStatus(`Loading ${entry.name}: ${Math.round((100 * got) / bytes.length)}%`);
+  }
+  if (got !== bytes.length) throw new Error(`frames: ${got} bytes of ${bytes.length}`);
+  if (state.rec !== rec) show(rec);
+  finish(rec);
+}
+
+async function upload(file) {
+  setStatus(`Uploading ${file.name}…`);
+  setPlaying(false);
+  const response = await fetch(`/view?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
+  const type = response.headers.get('content-type') ?? '';
+  if (type.startsWith('application/json')) {
+    // Refused before it could be read (too large, a malformed request): the report or the reason.
+    const body = await response.json();
+    state.rec = null;
+    if (body.valid !== undefined) showReport(body, 'The upload was refused: nothing to play.');
+    else $('report').textContent = `${body.error}: ${body.message}`;
+    setStatus(`${file.name}: HTTP ${response.status}`, true);
+    return;
+  }
+  const rec = parseBundle(await response.arrayBuffer());
+  show(rec);
+  finish(rec);
+}
+
+$('upload').addEventListener('change', (e) => {
+  const file = e.target.files[0];
+  if (file) upload(file).catch((err) => setStatus(`Upload failed: ${err.message}`, true));
+});
+$('reset-view').addEventListener('click', () => scene?.resetView());
+$('follow-head').addEventListener('change', (e) => { if (scene) scene.follow = e.target.checked; });
+
+// The test hook: the state, and the pose drawn for an object at a time (Unity's values from the
+// frames, and the drawn object's position and rotation in three.js's frame).
+window.inputanim = {
+  state: () => ({ time: state.time, playing: state.playing, speed: state.speed, loaded: !!state.rec,
+    start: state.rec?.start, end: state.rec?.end, rate: state.rec?.rate, firstFrameMs: state.firstFrameMs,
+    // Animation frames drawn while playing (the benchmark's frame rate), and when the 3D view
+    // was ready (ms after the page opened).
+    ticks: state.ticks, sceneReadyMs: state.sceneReadyMs }),
+  setTime,
+  poseAt(prefix, t) {
+    setTime(t);
+    const unity = unityPose(state.rec, prefix, t);
+    const object = scene?.objectOf(prefix);
+    if (!unity || !object) return null;
+    return {
+      time: state.time,
+      unity,
+      three: { position: object.position.toArray(), quaternion: object.quaternion.toArray() },
+      converted: { position: toThreePosition(unity.position), quaternion: toThreeRotation(unity.rotation) },
+    };
+  },
+  markers: () => state.rec?.markers ?? [],
+  // The viewpoint (three.js frame): the orbit camera and the point it orbits.
+  viewpoint: () => scene && { position: scene.camera.position.toArray(), target: scene.controls.target.toArray() },
+  // How many points the joint trace has (0: none chosen).
+  tracePoints: () => scene?.trace.geometry.attributes.position?.count ?? 0,
+  // Where the object appears on the canvas, in canvas pixels.
+  screenOf: (prefix) => scene?.screenOf(prefix) ?? null,
+  // The direction the object looks along (a camera's -z, three.js's convention), in the scene.
+  directionOf: (prefix) => scene?.objectOf(prefix)?.getWorldDirection(new Vector3()).toArray() ?? null,
+  // A Unity pose in three.js's frame, and where Unity's forward (+z) then points.
+  convert(position, rotation) {
+    const q = new Quaternion(...toThreeRotation(rotation));
+    return { position: toThreePosition(position), forward: new Vector3(0, 0, -1).applyQuaternion(q).toArray() };
+  },
+};
+
+async function start() {
+  // Asked for first: the list (and then the recording) travel while WebGL starts up.
+  const listed = fetch('/api/recordings').then((r) => r.json());
+  try {
+    scene = new Scene($('scene'));
+  } catch (err) {
+    setStatus(`No 3D view (WebGL unavailable: ${err.message}); timeline, plots and validation still work.`, true);
+  }
+  state.sceneReadyMs = performance.now();
+  const list = await listed;
+  const select = $('recordings');
+  select.replaceChildren(...list.map((r) => el('option', { value: String(r.index), textContent: r.name })));
+  select.parentElement.hidden = list.length === 0;
+  select.addEventListener('change', () => loadListed(list[Number(select.value)]));
+  if (list.length === 0) {
+    setStatus('Upload a recording (.bin or .bin.gz) to validate and play it.');
+    return;
+  }
+  await loadListed(list[0]);
+}
+
+start().catch((err) => setStatus(`Error: ${err.message}`, true));
