@@ -98,11 +98,12 @@ class Serve : public cli_fixture {
         return curl(args);
     }
 
-    // What `inputanim validate --json FILE` prints, as the server's report of an upload named
+    // What `inputanim validate --json --upload-limits FILE` prints (serve's ceilings are the
+    // upload limits unless `options` say otherwise), as the server's report of an upload named
     // `name` would hold it.
     json validate_json(const std::string& file, const std::string& name,
                        const std::vector<std::string>& options = {}) const {
-        std::vector<std::string> args = {"validate", "--json"};
+        std::vector<std::string> args = {"validate", "--json", "--upload-limits"};
         args.insert(args.end(), options.begin(), options.end());
         args.push_back(file);
         json j = json::parse(run(args).out);
@@ -641,7 +642,20 @@ TEST_F(Serve, ViewServesEachFilesDescriptionAndResampledFrames) {
     EXPECT_EQ(curl({s.url("/api/recordings/x/frames")}).status, 404);
     r = curl({"-X", "POST", s.url("/api/recordings/0")});
     EXPECT_EQ(r.status, 405);
-    EXPECT_NE(r.headers.find("Allow: GET\r\n"), std::string::npos) << r.headers;
+    EXPECT_NE(r.headers.find("Allow: GET, HEAD\r\n"), std::string::npos) << r.headers;
+
+    // HEAD of the frames: GET's headers, no body.
+    const reply frames = curl({s.url("/api/recordings/0/frames")});
+    raw_client head(s.port());
+    ASSERT_TRUE(
+        head.send("HEAD /api/recordings/0/frames HTTP/1.1\r\nHost: t\r\n"
+                  "Connection: close\r\n\r\n"));
+    const std::string response = head.read_all();
+    EXPECT_TRUE(response.starts_with("HTTP/1.1 200 OK\r\n")) << response;
+    EXPECT_NE(response.find("Content-Length: " + std::to_string(frames.body.size()) + "\r\n"),
+              std::string::npos)
+        << response;
+    EXPECT_TRUE(response.ends_with("\r\n\r\n")) << "no body";
 }
 
 TEST_F(Serve, ThePageIsServedAtTheRootWithNothingFromElsewhere) {
