@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include "inputanim/inputanim.hpp"
+#include "text.hpp"
 
 namespace inputanim::cli {
 
@@ -101,15 +102,6 @@ bool names_any_curve(std::string_view glob);
 // The shortest decimal that reads back as `v`.
 std::string float_text(float v);
 std::string number_text(double v);
-
-// `text` (a file name, a glob the user typed) made safe for a line of human-readable output:
-// bytes that a terminal or a reader of lines would act on are escaped C-style, so that a name
-// cannot forge a line or move the cursor, and a backslash is doubled, so the escape is lossless.
-// `\n`, `\r`, `\t` and `\\` stand for a line feed, carriage return, tab and backslash;
-// `\xNN` (two upper-case hex digits) for any other C0 control or DEL, for each byte of a C1
-// control (U+0080 to U+009F) and for each byte that is not part of valid UTF-8 (RFC 3629).
-// Printable ASCII and every other valid UTF-8 character stay as they are.
-std::string printable(std::string_view text);
 
 // Where every command's output goes and how its failure is found (exit 3, "inputanim: stdout:
 // cannot write: REASON" on stderr). Small text goes to std::cout; large output (dump, sample) is

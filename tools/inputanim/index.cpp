@@ -1,7 +1,6 @@
 // inputanim index: summarize every recording under some folders into JSON Lines and/or a SQLite
-// database. The main thread walks the folders, skips files the database already holds unchanged
-// under the same options, and writes the results in walk order; worker threads (index_pool) read
-// the files.
+// database. The run itself (walk, skip, read, store, prune) is indexer.hpp's; this is the command
+// line, the outputs and the totals.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,10 +22,8 @@
 #include <vector>
 
 #include "common.hpp"
-#include "index_pool.hpp"
+#include "indexer.hpp"
 #include "progress.hpp"
-#include "report_json.hpp"
-#include "sqlite_store.hpp"
 
 namespace inputanim::cli {
 
@@ -52,17 +49,6 @@ struct index_options {
     std::string merge_output;
     std::vector<std::string> merge_inputs;
 };
-
-// The shard of a path among `shards`: FNV-1a (64 bits) of its bytes, modulo `shards`. Fixed by
-// docs/CLI.md, so that shards made by different machines and releases fit together.
-unsigned shard_of(std::string_view path, unsigned shards) {
-    std::uint64_t h = 0xcbf29ce484222325;
-    for (const char c : path) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 0x100000001b3;
-    }
-    return static_cast<unsigned>(h % shards);
-}
 
 // The output could not be written; the message names the output and the cause.
 class output_error : public std::runtime_error {
@@ -128,249 +114,23 @@ class jsonl_writer {
     std::string buffer_;
 };
 
-struct totals {
-    std::uint64_t files = 0;
-    std::uint64_t recordings = 0;
-    std::uint64_t invalid = 0;
-    std::uint64_t unreadable = 0;
-    std::uint64_t other = 0;
-    std::uint64_t unchanged = 0;
-    std::uint64_t pruned = 0;
-    // A PATH that does not exist or a folder that could not be listed.
-    bool walk_failed = false;
-};
-
-file_stamp stamp_of(const struct stat& st) {
-    return {static_cast<std::uint64_t>(st.st_size),
-            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
-            static_cast<std::uint64_t>(st.st_ino)};
-}
-
-std::int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
-class indexer {
+// The command's side of a run: rows to --jsonl, the count on the progress line.
+class cli_observer final : public index_observer {
   public:
-    indexer(const index_options& o, jsonl_writer* jsonl, sqlite_store* store, progress& bar)
-        : options_(o),
-          jsonl_(jsonl),
-          store_(store),
-          bar_(bar),
-          indexed_at_(now_ns()),
-          how_{parse_level_name(o.level).value_or(level::structure),
-               parse_layout_choice_name(o.layout).value_or(layout_choice::automatic), o.limits},
-          checked_with_(options_json(how_)),
-          checked_with_text_(checked_with_.dump()),
-          pool_(o.jobs, std::clamp<std::size_t>(std::size_t{64} * o.jobs, 64, 8192), how_,
-                [this](file_result& r) { take(r); }) {}
-
-    void index_all() {
-        for (const std::string& operand : options_.paths) index_operand(operand);
-        bar_.walk_finished();
-        pool_.finish();
-        if (options_.prune) prune();
-        if (store_) store_->finish();
-        if (jsonl_) jsonl_->close();
+    cli_observer(jsonl_writer* jsonl, progress& bar) : jsonl_(jsonl), bar_(bar) {}
+    void found() override { bar_.found(); }
+    void done() override { bar_.done(); }
+    void note(const std::string& message) override { bar_.note("inputanim: " + message); }
+    void row(const file_result&, std::string_view line) override {
+        if (jsonl_) jsonl_->write(line);
     }
-
-    const totals& counts() const { return totals_; }
 
   private:
-    // A PATH from the command line: a folder is walked, anything else is a file to index
-    // whatever its content.
-    void index_operand(const std::string& operand) {
-        if (operand == "-") {
-            // Standard input: one recording read as it arrives, never a folder.
-            operand_kinds_.push_back(operand_kind::file);
-            add_file(operand, true, nullptr);
-            return;
-        }
-        struct stat st {};
-        if (::lstat(operand.c_str(), &st) != 0) {
-            complain(operand, errno);
-            operand_kinds_.push_back(operand_kind::unwalked);
-            return;
-        }
-        const bool followed = ::stat(operand.c_str(), &st) == 0;
-        if (followed && S_ISDIR(st.st_mode)) {
-            operand_kinds_.push_back(walk(operand) ? operand_kind::folder : operand_kind::unwalked);
-            return;
-        }
-        operand_kinds_.push_back(operand_kind::file);
-        if (followed && !S_ISREG(st.st_mode)) {
-            other_file(operand);
-            return;
-        }
-        // A link that leads nowhere is handed over all the same: opening it reports why.
-        add_file(operand, true, followed ? &st : nullptr);
-    }
-
-    // Depth first, in the order the folders list their entries. Links to folders are not
-    // followed (no loops); links to files are. False when some folder could not be listed whole.
-    bool walk(const std::string& root) {
-        bool complete = true;
-        std::vector<fs::path> folders{fs::path(root)};
-        while (!folders.empty()) {
-            const fs::path folder = std::move(folders.back());
-            folders.pop_back();
-            std::error_code ec;
-            fs::directory_iterator it(folder, ec);
-            for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
-                const fs::directory_entry& entry = *it;
-                std::error_code type_error;
-                // From the folder listing where the file system says; else an lstat.
-                const fs::file_type type = entry.symlink_status(type_error).type();
-                if (type == fs::file_type::directory) {
-                    folders.push_back(entry.path());
-                } else {
-                    add_entry(entry.path(), type);
-                }
-            }
-            if (ec) {
-                complain(folder.native(), ec.value());
-                complete = false;
-            }
-        }
-        return complete;
-    }
-
-    void add_entry(const fs::path& path, fs::file_type type) {
-        struct stat st {};
-        const char* name = path.c_str();
-        switch (type) {
-            case fs::file_type::regular:
-                // Size, mtime and inode matter only to the database.
-                if (!store_) return add_file(path.native(), false, nullptr);
-                return add_file(path.native(), false, ::stat(name, &st) == 0 ? &st : nullptr);
-            case fs::file_type::symlink:
-                if (::stat(name, &st) != 0) return add_file(path.native(), false, nullptr);
-                if (S_ISDIR(st.st_mode)) return;
-                if (S_ISREG(st.st_mode)) return add_file(path.native(), false, &st);
-                return other_file(path.native());
-            case fs::file_type::none:
-            case fs::file_type::not_found:
-            case fs::file_type::unknown:
-                // Vanished since the listing, or not stat-able: opening it reports why.
-                return add_file(path.native(), false, nullptr);
-            default:
-                // FIFOs, sockets and devices are never opened (a FIFO would block).
-                return other_file(path.native());
-        }
-    }
-
-    bool mine(std::string_view path) const {
-        return options_.shards == 1 || shard_of(path, options_.shards) == options_.shard;
-    }
-
-    void other_file(std::string_view path) {
-        if (!mine(path)) return;
-        ++totals_.files;
-        ++totals_.other;
-        bar_.found();
-        bar_.done();
-    }
-
-    // Hands the file to the pool, or, when the database holds its verdict for the same stamp and
-    // options, a result that the pool passes through unread (so output stays in walk order).
-    void add_file(const std::string& path, bool named, const struct stat* st) {
-        if (!mine(path)) return;
-        ++totals_.files;
-        bar_.found();
-        std::optional<file_stamp> stamp;
-        if (st) stamp = stamp_of(*st);
-        file_result& r = pool_.next();
-        r.path = path;
-        r.named = named;
-        r.stamp = stamp;
-        r.outcome = file_outcome::recording;
-        if (store_ && stamp && !options_.force) {
-            std::optional<known_file> known = store_->lookup(path);
-            if (known && known->stamp == stamp && known->options == checked_with_text_) {
-                r.outcome = file_outcome::unchanged;
-                r.known_valid = known->valid;
-                r.known_report = std::move(known->report);
-            }
-        }
-        pool_.submit();
-    }
-
-    // A worker's result, in walk order.
-    void take(file_result& r) {
-        bar_.done();
-        std::string line;
-        switch (r.outcome) {
-            case file_outcome::not_recording:
-                ++totals_.other;
-                return;
-            case file_outcome::unchanged:
-                ++totals_.unchanged;
-                ++totals_.recordings;
-                if (!r.known_valid) ++totals_.invalid;
-                if (jsonl_) jsonl_->write(r.known_report);
-                store_->seen(r.path);
-                return;
-            case file_outcome::unreadable:
-                ++totals_.unreadable;
-                line = json_line(
-                    r.path,
-                    {{"valid", false},
-                     {"error", {{"code", r.failure_code}, {"message", r.failure.message()}}},
-                     {"checked_with", checked_with_}});
-                break;
-            case file_outcome::recording: {
-                ++totals_.recordings;
-                if (!r.rep.valid()) ++totals_.invalid;
-                line = json_line(r.path, report_json(r.rep, how_, r.bytes));
-                break;
-            }
-        }
-        if (jsonl_) jsonl_->write(line);
-        if (store_) store_->put(r, checked_with_, line, indexed_at_);
-    }
-
-    // Removes the rows of files this run did not find, only under the PATHs it walked whole: a
-    // PATH that is missing (an unmounted drive, a folder renamed during the run) or a folder
-    // that could not be listed says nothing about the files that were there.
-    void prune() {
-        for (std::size_t i = 0; i < options_.paths.size(); ++i) {
-            const operand_kind kind = operand_kinds_[i];
-            if (kind == operand_kind::unwalked) continue;
-            for (const std::string& path :
-                 store_->unseen_under(options_.paths[i], kind == operand_kind::folder)) {
-                if (!mine(path)) continue;
-                store_->remove(path);
-                ++totals_.pruned;
-            }
-        }
-    }
-
-    void complain(const std::string& path, int error) {
-        bar_.note("inputanim: " + printable(path) + ": " + std::generic_category().message(error));
-        totals_.walk_failed = true;
-    }
-
-    // A PATH that is a folder walked whole, a file (or standard input), or one that could not be
-    // walked whole (missing, or some folder in it could not be listed).
-    enum class operand_kind : std::uint8_t { folder, file, unwalked };
-
-    const index_options& options_;
     jsonl_writer* jsonl_;
-    sqlite_store* store_;
     progress& bar_;
-    const std::int64_t indexed_at_;
-    const validate_options how_;
-    const nlohmann::json checked_with_;
-    const std::string checked_with_text_;
-    totals totals_;
-    std::vector<operand_kind> operand_kinds_;
-    // Last: its workers stop before the members they use go away.
-    index_pool pool_;
 };
 
-std::string totals_line(const totals& t, bool prune, double seconds) {
+std::string totals_line(const index_totals& t, bool prune, double seconds) {
     std::string line = "inputanim index: " + std::to_string(t.files) + " files, " +
                        std::to_string(t.recordings) + " recordings, " + std::to_string(t.invalid) +
                        " invalid, " + std::to_string(t.unreadable) + " unreadable, " +
@@ -452,7 +212,7 @@ int run_index(index_options& o) {
     }
     if (o.jobs == 0) o.jobs = std::max(1u, std::thread::hardware_concurrency());
     progress bar(::isatty(STDERR_FILENO) == 1);
-    totals counts;
+    index_totals counts;
     int status = exit_valid;
     try {
         std::unique_ptr<sqlite_store> store;
@@ -465,9 +225,22 @@ int run_index(index_options& o) {
         }
         std::unique_ptr<jsonl_writer> jsonl;
         if (!o.jsonl.empty()) jsonl = std::make_unique<jsonl_writer>(o.jsonl);
-        indexer run(o, jsonl.get(), store.get(), bar);
+        cli_observer observer(jsonl.get(), bar);
+        index_plan plan;
+        plan.how = {parse_level_name(o.level).value_or(level::structure),
+                    parse_layout_choice_name(o.layout).value_or(layout_choice::automatic),
+                    o.limits};
+        plan.jobs = o.jobs;
+        plan.force = o.force;
+        plan.prune = o.prune;
+        plan.shard = o.shard;
+        plan.shards = o.shards;
+        indexer run(plan, store.get(), observer);
         try {
-            run.index_all();
+            for (const std::string& operand : o.paths) run.add_operand(operand);
+            bar.walk_finished();
+            run.finish();
+            if (jsonl) jsonl->close();
             counts = run.counts();
         } catch (const store_error& e) {
             counts = run.counts();

@@ -53,21 +53,13 @@ nlohmann::json warning_json(const warning& w) {
     };
 }
 
-nlohmann::json report_json(const report& rep, const validate_options& how, std::uint64_t file_bytes,
-                           std::optional<std::uint64_t> compressed_bytes) {
-    const summary& s = rep.summary;
+nlohmann::json summary_json(const summary& s) {
     // The library leaves the version at 0.0 when the header could not be read.
     const bool header_read = s.major != 0;
     const auto if_header = [&](nlohmann::json v) {
         return header_read ? std::move(v) : nlohmann::json(nullptr);
     };
-
-    nlohmann::json warnings = nlohmann::json::array();
-    for (const warning& w : rep.warnings()) warnings.push_back(warning_json(w));
-
-    nlohmann::json j = {
-        {"valid", rep.valid()},
-        {"bytes", file_bytes},
+    return {
         {"version", if_header(std::to_string(s.major) + "." + std::to_string(s.minor))},
         {"layout", if_header(layout_name(s.layout))},
         {"has_camera", if_header(s.blocks.camera)},
@@ -78,11 +70,21 @@ nlohmann::json report_json(const report& rep, const validate_options& how, std::
         {"markers", s.markers ? nlohmann::json(*s.markers) : nlohmann::json(nullptr)},
         {"start", optional_float(s.start)},
         {"duration", optional_float(s.duration)},
-        {"warnings", std::move(warnings)},
-        // The report keeps the first report::max_warnings; this counts them all.
-        {"warnings_found", rep.warnings_found},
-        {"checked_with", options_json(how)},
     };
+}
+
+nlohmann::json report_json(const report& rep, const validate_options& how, std::uint64_t file_bytes,
+                           std::optional<std::uint64_t> compressed_bytes) {
+    nlohmann::json warnings = nlohmann::json::array();
+    for (const warning& w : rep.warnings()) warnings.push_back(warning_json(w));
+
+    nlohmann::json j = summary_json(rep.summary);
+    j["valid"] = rep.valid();
+    j["bytes"] = file_bytes;
+    j["warnings"] = std::move(warnings);
+    // The report keeps the first report::max_warnings; this counts them all.
+    j["warnings_found"] = rep.warnings_found;
+    j["checked_with"] = options_json(how);
     if (!rep.valid()) j["error"] = error_json(rep.error);
     if (compressed_bytes) j["compressed_bytes"] = *compressed_bytes;
     return j;

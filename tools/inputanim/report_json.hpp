@@ -25,6 +25,10 @@ namespace inputanim::cli {
 nlohmann::json report_json(const report& rep, const validate_options& how, std::uint64_t file_bytes,
                            std::optional<std::uint64_t> compressed_bytes = std::nullopt);
 
+// The fields of report_json that describe the content: "version", "layout", "has_camera",
+// "has_hands", "has_gaze", "curves", "keyframes", "markers", "start", "duration".
+nlohmann::json summary_json(const summary& s);
+
 // The object `fields` with the file's name added, as one line of JSON without the newline:
 // "path" is the name, each byte that is not part of well-formed UTF-8 replaced by U+FFFD; a name
 // that is not UTF-8 also gets "path_bytes", its exact bytes in hexadecimal (hex_bytes), so that

@@ -8,7 +8,6 @@
 
 #include <utility>
 
-#include "common.hpp"
 #include "report_json.hpp"
 #include "text.hpp"
 

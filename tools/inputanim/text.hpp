@@ -14,4 +14,13 @@ bool valid_utf8(std::string_view bytes) noexcept;
 // Two lowercase hexadecimal digits per byte: "a\xff" is "61ff".
 std::string hex_bytes(std::string_view bytes);
 
+// `text` (a file name, a glob the user typed) made safe for a line of human-readable output:
+// bytes that a terminal or a reader of lines would act on are escaped C-style, so that a name
+// cannot forge a line or move the cursor, and a backslash is doubled, so the escape is lossless.
+// `\n`, `\r`, `\t` and `\\` stand for a line feed, carriage return, tab and backslash;
+// `\xNN` (two upper-case hex digits) for any other C0 control or DEL, for each byte of a C1
+// control (U+0080 to U+009F) and for each byte that is not part of valid UTF-8 (RFC 3629).
+// Printable ASCII and every other valid UTF-8 character stay as they are.
+std::string printable(std::string_view text);
+
 }  // namespace inputanim::cli
