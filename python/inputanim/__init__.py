@@ -23,10 +23,10 @@ import warnings
 import numpy as np
 
 from . import _core
-from ._core import Curve
+from ._core import Curve, DatabaseError
 
-__all__ = ["open", "validate", "index", "Recording", "Curve", "InvalidRecording", "IndexWarning",
-           "upload_limits"]
+__all__ = ["open", "validate", "index", "merge_index", "Recording", "Curve", "InvalidRecording",
+           "IndexWarning", "DatabaseError", "upload_limits"]
 
 
 class InvalidRecording(ValueError):
@@ -108,7 +108,8 @@ def open(name_or_bytes, copy=False, layout="auto"):
 
 
 class IndexWarning(UserWarning):
-    """A folder index() could not list: its files are missing from the index."""
+    """A folder index() could not list (its files are missing from the index, and prune leaves
+    the rows under it alone)."""
 
 
 # The fields of `inputanim index --jsonl` (docs/CLI.md), the columns of index()'s frame, with the
@@ -178,24 +179,74 @@ def list_files(paths):
     return files, named
 
 
-def index_files(files, named=None, jobs=1, level="structure", layout="auto", limits=None):
-    """index() of files that list_files() found (named: which were given by name, indexed
-    whatever their content; by default all are found by a walk)."""
-    if named is None:
-        named = [False] * len(files)
-    rows = _core.index_files(list(files), list(named), int(jobs), level, layout, _limits(limits))
+def _index_result(result):
+    rows, totals, notes = result
+    for note in notes:
+        warnings.warn(note, IndexWarning, stacklevel=3)
     return _index_frame(rows)
 
 
-def index(paths, jobs=None, level="structure", layout="auto", limits=None):
+def index_files(files, named=None, jobs=1, level="structure", layout="auto", limits=None,
+                sqlite=None, force=False):
+    """index() of files that list_files() found (named: which were given by name, indexed
+    whatever their content; by default all are found by a walk), without walking again. With
+    sqlite, their rows also go into that database as `inputanim index --sqlite` writes them."""
+    if named is None:
+        named = [False] * len(files)
+    return _index_result(
+        _core.index_files(list(files), list(named), int(jobs), level, layout, _limits(limits),
+                          _database(sqlite), bool(force)))
+
+
+def index(paths, jobs=None, level="structure", layout="auto", limits=None, sqlite=None,
+          force=False, prune=False, shard=None):
     """Summarises every recording under `paths` (files, folders, globs) as `inputanim index
     --jsonl` does: a pandas DataFrame with one row per recording, its columns the JSON Lines
     fields (INDEX_COLUMNS; warnings a list of dicts, error a dict, null where the CLI has null or
     no field), in the CLI's order. Files found in folders are recordings when their content
     (inflated, for gzip) starts with the magic; files named directly are indexed whatever they
-    hold. `jobs` threads (default: one per core) validate with the C++ core without the GIL."""
-    files, named = list_files(paths)
-    return index_files(files, named, jobs or os.cpu_count() or 1, level, layout, limits)
+    hold. `jobs` threads (default: one per core) validate with the C++ core without the GIL.
+
+    sqlite: also keep the rows in that SQLite database, as `inputanim index --sqlite` does (the
+    same schema; files it holds unchanged under the same options are not read again unless
+    force); prune: delete the database's rows of files that are gone under the paths walked
+    whole; shard=(K, N): only the files of shard K of N (`index --shard K/N`).
+
+    Raises OSError for a path that does not exist, DatabaseError for a database that is not an
+    inputanim index; warns (IndexWarning) of folders it cannot list."""
+    operands = _operands(paths)
+    for operand in operands:
+        if operand != "-":
+            os.lstat(operand)
+    if (prune or force) and sqlite is None:
+        raise ValueError("prune and force need sqlite")
+    k, n = (0, 1) if shard is None else shard
+    return _index_result(
+        _core.index_paths(operands, int(jobs or os.cpu_count() or 1), level, layout,
+                          _limits(limits), _database(sqlite), bool(force), bool(prune), int(k),
+                          int(n)))
+
+
+def merge_index(output, inputs):
+    """`inputanim index merge OUTPUT INPUTS...`: copies the rows of index databases (such as the
+    shards of index(..., shard=)) into `output`, created when it does not exist; later inputs win
+    for the same path. Raises DatabaseError for an input that is not an inputanim index, and
+    leaves `output` as it was for that input."""
+    output = _database(output)
+    names = [_database(name) for name in ([inputs] if _is_name(inputs) else inputs)]
+    for name in names:
+        if os.path.exists(name) and os.path.exists(output) and os.path.samefile(name, output):
+            raise ValueError(f"{name} is the output")
+    _core.merge_index(output, names)
+
+
+def _database(name):
+    if name is None:
+        return None
+    name = os.fsencode(name)
+    if not name:
+        raise ValueError("an empty database name")
+    return name
 
 
 # The source and joint of a curve path, and the channel: the columns of tidy().

@@ -3,14 +3,21 @@
     from distributed import Client
     import inputanim.dask
     client = Client("tcp://scheduler:8786")
-    frame = inputanim.dask.index(["/archive/2019", "/archive/2020/*.bin"], client)
+    frame = inputanim.dask.index(["/archive/2019", "/archive/2020/*.bin"], client,
+                                 sqlite="archive.db")
 
 One worker lists the files (the paths must mean the same files on every worker: a shared file
 system, absolute paths); the list is cut into contiguous parts, each worker validates the files
 of its parts with the C++ core (without the GIL, `jobs` threads per part), and the parts' frames
 are put together in the order of the list: the frame inputanim.index() returns for the same
-paths. Every worker needs the inputanim package importable.
+paths. With sqlite, each part's rows are also written by its worker into a database of the
+command's schema, sent back as bytes, and merged into that one file on this machine (as `inputanim
+index merge` does), so the workers need no shared writable folder. Every worker needs the
+inputanim package importable.
 """
+
+import os
+import tempfile
 
 import pandas as pd
 
@@ -23,8 +30,34 @@ def _list(paths):
     return inputanim.list_files(paths)
 
 
-def _index_part(files, named, jobs, level, layout, limits):
-    return inputanim.index_files(files, named, jobs, level, layout, limits)
+def _index_part(files, named, jobs, level, layout, limits, database):
+    """The part's frame, and with `database` the bytes of an index database of its rows."""
+    if not database:
+        return inputanim.index_files(files, named, jobs, level, layout, limits), None
+    handle, name = tempfile.mkstemp(suffix=".db", prefix="inputanim-part-")
+    os.close(handle)
+    try:
+        frame = inputanim.index_files(files, named, jobs, level, layout, limits, sqlite=name)
+        with open(name, "rb") as f:
+            return frame, f.read()
+    finally:
+        os.unlink(name)
+
+
+def _merge(output, parts):
+    """Merges the parts' databases (bytes) into `output`, through files next to it."""
+    folder = os.path.dirname(os.path.abspath(output))
+    names = []
+    try:
+        for part in parts:
+            handle, name = tempfile.mkstemp(suffix=".db", prefix=".inputanim-part-", dir=folder)
+            names.append(name)
+            with os.fdopen(handle, "wb") as f:
+                f.write(part)
+        inputanim.merge_index(output, names)
+    finally:
+        for name in names:
+            os.unlink(name)
 
 
 def _parts(count, workers, partitions):
@@ -39,19 +72,25 @@ def _parts(count, workers, partitions):
 
 
 def index(paths_or_globs, client, partitions=None, jobs=1, level="structure", layout="auto",
-          limits=None):
+          limits=None, sqlite=None):
     """inputanim.index() of files, folders and globs, the work spread over the workers of a Dask
     distributed `client`. partitions: how many parts the list of files is cut into (default: up to
-    four per worker thread, at least 256 files each); jobs: validating threads per part. Returns
-    one pandas DataFrame, row for row what inputanim.index() (and `inputanim index --jsonl`)
-    gives."""
+    four per worker thread, at least 256 files each); jobs: validating threads per part; sqlite:
+    also write the rows into this SQLite database (created, or updated: rows of the same paths are
+    replaced) with the schema of `inputanim index --sqlite`. Returns one pandas DataFrame, row for
+    row what inputanim.index() (and `inputanim index --jsonl`) gives."""
+    if sqlite is not None and not os.fspath(sqlite):
+        raise ValueError("an empty database name")
     files, named = client.submit(_list, paths_or_globs, pure=False).result()
     workers = sum(client.nthreads().values()) or 1
     limits = inputanim._limits(limits)
     futures = [
         client.submit(_index_part, files[start:end], named[start:end], jobs, level, layout,
-                      limits, pure=False)
+                      limits, sqlite is not None, pure=False)
         for start, end in _parts(len(files), workers, partitions)
     ]
     # _parts gives at least one part, so that an empty list still makes the frame's columns.
-    return pd.concat(client.gather(futures), ignore_index=True)
+    results = client.gather(futures)
+    if sqlite is not None:
+        _merge(os.fspath(sqlite), [database for _, database in results])
+    return pd.concat([frame for frame, _ in results], ignore_index=True)

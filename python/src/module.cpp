@@ -12,28 +12,23 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <array>
-#include <atomic>
 #include <cerrno>
-#include <charconv>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <thread>
 #include <utility>
 #include <vector>
 
+#include "indexer.hpp"
 #include "inputanim/evaluate.hpp"
 #include "inputanim/guard.hpp"
 #include "inputanim/input.hpp"
 #include "inputanim/recording.hpp"
 #include "inputanim/validate.hpp"
+#include "report_json.hpp"
 
 namespace py = pybind11;
 
@@ -175,132 +170,50 @@ void read_without_gil(const source& s, F&& f) {
     if (ec) throw os_failure{ec, s.path};
 }
 
-// The number a float holds as the shortest decimal that reads back as the same float, as the
-// CLI's JSON prints it (report_json.cpp: json_number).
-double json_number(float v) {
-    std::array<char, 32> text{};
-    const auto result = std::to_chars(text.data(), text.data() + text.size() - 1, v);
-    *result.ptr = '\0';
-    return std::strtod(text.data(), nullptr);
-}
-
-py::object optional_float(const std::optional<float>& v) {
-    return v ? py::object(py::float_(json_number(*v))) : py::object(py::none());
-}
-
-py::object index_or_none(std::int64_t index) {
-    return index >= 0 ? py::object(py::int_(index)) : py::object(py::none());
-}
-
 py::str text(std::string_view s) {
     return py::reinterpret_steal<py::str>(
         PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace"));
 }
 
-// The fields of report_json.cpp's error_json, with the same names and values.
-py::dict error_dict(const error& e) {
-    py::dict d;
-    const std::string_view path = e.path();
-    d["code"] = text(error_name(e.code));
-    d["offset"] = e.offset;
-    d["place"] = text(place_name(e.place));
-    d["curve"] = path.empty() ? py::object(py::none()) : py::object(text(path));
-    d["keyframe"] = e.place == error_place::curve ? index_or_none(e.index) : py::none();
-    d["marker"] = e.place == error_place::markers ? index_or_none(e.index) : py::none();
-    d["limit"] = e.code == errc::limit_exceeded ? py::object(text(limit_name(e.limit)))
-                                                : py::object(py::none());
-    d["message"] = text(e.message());
-    return d;
+// A JSON value of the command's reports (report_json.hpp) as Python objects: the dicts Python
+// gives are the command's JSON, field for field, from the one definition.
+py::object to_python(const nlohmann::json& j) {
+    switch (j.type()) {
+        case nlohmann::json::value_t::null:
+            return py::none();
+        case nlohmann::json::value_t::boolean:
+            return py::bool_(j.get<bool>());
+        case nlohmann::json::value_t::number_integer:
+            return py::int_(j.get<std::int64_t>());
+        case nlohmann::json::value_t::number_unsigned:
+            return py::int_(j.get<std::uint64_t>());
+        case nlohmann::json::value_t::number_float:
+            return py::float_(j.get<double>());
+        case nlohmann::json::value_t::string:
+            return text(j.get_ref<const std::string&>());
+        case nlohmann::json::value_t::array: {
+            py::list l;
+            for (const nlohmann::json& v : j) l.append(to_python(v));
+            return l;
+        }
+        case nlohmann::json::value_t::object: {
+            py::dict d;
+            for (const auto& [key, value] : j.items()) d[text(key)] = to_python(value);
+            return d;
+        }
+        default:
+            return py::none();
+    }
 }
 
-py::dict warning_dict(const warning& w) {
-    py::dict d;
-    d["code"] = text(warning_name(w.code));
-    d["curve"] = text(w.path());
-    d["keyframe"] = index_or_none(w.keyframe);
-    d["count"] = w.count;
-    d["message"] = text(w.message());
-    return d;
+py::dict error_dict(const error& e) {
+    return py::dict(to_python(cli::error_json(e)));
 }
 
 py::list warning_list(const report& rep) {
     py::list l;
-    for (const warning& w : rep.warnings()) l.append(warning_dict(w));
+    for (const warning& w : rep.warnings()) l.append(to_python(cli::warning_json(w)));
     return l;
-}
-
-// The summary fields of report_json.cpp's report_json.
-void put_summary(py::dict& d, const summary& s) {
-    // The library leaves the version at 0.0 when the header could not be read.
-    const bool header_read = s.major != 0;
-    const auto if_header = [&](py::object v) { return header_read ? v : py::object(py::none()); };
-    d["version"] = if_header(py::str(std::to_string(s.major) + "." + std::to_string(s.minor)));
-    d["layout"] = if_header(text(layout_name(s.layout)));
-    d["has_camera"] = if_header(py::bool_(s.blocks.camera));
-    d["has_hands"] = if_header(py::bool_(s.blocks.hands));
-    d["has_gaze"] = if_header(py::bool_(s.blocks.gaze));
-    d["curves"] = s.curves;
-    d["keyframes"] = s.keyframes;
-    d["markers"] = s.markers ? py::object(py::int_(*s.markers)) : py::object(py::none());
-    d["start"] = optional_float(s.start);
-    d["duration"] = optional_float(s.duration);
-}
-
-// options_json of report_json.cpp: what produced a verdict ("checked_with").
-py::dict checked_with_dict(const validate_options& how) {
-    const auto ceiling = [](auto value) {
-        return value == std::numeric_limits<decltype(value)>::max() ? py::object(py::none())
-                                                                    : py::object(py::int_(value));
-    };
-    // Unset per-curve and marker ceilings sit at INT32_MAX, the largest count a file can hold.
-    const auto count_ceiling = [](std::uint32_t value) {
-        return value >= static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max())
-                   ? py::object(py::none())
-                   : py::object(py::int_(value));
-    };
-    const limits& l = how.limits;
-    py::dict limit_values;
-    limit_values[text(limit_name(limit_kind::bytes))] = ceiling(l.max_bytes);
-    limit_values[text(limit_name(limit_kind::keyframes_per_curve))] =
-        count_ceiling(l.max_keyframes_per_curve);
-    limit_values[text(limit_name(limit_kind::total_keyframes))] = ceiling(l.max_total_keyframes);
-    limit_values[text(limit_name(limit_kind::markers))] = count_ceiling(l.max_markers);
-    limit_values[text(limit_name(limit_kind::marker_name_bytes))] =
-        count_ceiling(l.max_marker_name_bytes);
-    py::dict d;
-    d["level"] = text(level_name(how.level));
-    d["layout"] = text(layout_choice_name(how.layout));
-    d["limits"] = limit_values;
-    d["rules"] = rules_version;
-    return d;
-}
-
-// json_line of report_json.cpp: "path" with stray bytes as U+FFFD, and "path_bytes" (hex) when
-// the name is not UTF-8.
-void put_path(py::dict& d, std::string_view path) {
-    d["path"] = text(path);
-    PyObject* strict =
-        PyUnicode_DecodeUTF8(path.data(), static_cast<Py_ssize_t>(path.size()), "strict");
-    if (strict) {
-        Py_DECREF(strict);
-        return;
-    }
-    PyErr_Clear();
-    d["path_bytes"] = py::bytes(path.data(), path.size()).attr("hex")();
-}
-
-py::dict report_dict(py::object path, const report& rep, const validate_options& how,
-                     std::uint64_t file_bytes) {
-    py::dict d;
-    d["path"] = std::move(path);
-    d["valid"] = rep.valid();
-    d["bytes"] = file_bytes;
-    put_summary(d, rep.summary);
-    d["warnings"] = warning_list(rep);
-    d["warnings_found"] = rep.warnings_found;
-    if (!rep.valid()) d["error"] = error_dict(rep.error);
-    d["checked_with"] = checked_with_dict(how);
-    return d;
 }
 
 layout_choice layout_named(const std::string& name) {
@@ -350,8 +263,9 @@ py::dict upload_limits_dict() {
 
 // What `inputanim validate --json` says of a checked input.
 py::dict check_dict(py::object path, const file_check& c, const validate_options& how) {
-    py::dict d = report_dict(std::move(path), c.rep, how, c.bytes);
-    if (c.compressed_bytes) d["compressed_bytes"] = *c.compressed_bytes;
+    py::dict d;
+    d["path"] = std::move(path);
+    d.attr("update")(to_python(cli::report_json(c.rep, how, c.bytes, c.compressed_bytes)));
     return d;
 }
 
@@ -444,7 +358,7 @@ class open_recording {
     py::dict summary_dict() const {
         py::dict d;
         d["bytes"] = rec().summary().bytes;
-        put_summary(d, rec().summary());
+        d.attr("update")(to_python(cli::summary_json(rec().summary())));
         return d;
     }
 
@@ -551,80 +465,6 @@ class open_recording {
     py::object buffer_;
 };
 
-// The files `inputanim index` takes for its PATH operands (tools/inputanim/index.cpp), in its
-// order: a folder is walked depth first, each folder's entries in the order it lists them, its
-// subfolders after them, the last found first; links to folders are not followed, links to files
-// are; FIFOs, sockets and devices are left out (opening a FIFO would block). `-` (standard input)
-// and any other operand that is not a folder are files, named: indexed whatever their content.
-struct file_list {
-    std::vector<std::string> paths;
-    std::vector<bool> named;
-    // (path, errno) of an operand that does not exist and of folders that could not be listed.
-    std::vector<std::pair<std::string, int>> missing;
-    std::vector<std::pair<std::string, int>> unlisted;
-
-    void add(std::string path, bool is_named) {
-        paths.push_back(std::move(path));
-        named.push_back(is_named);
-    }
-
-    void add_entry(const std::filesystem::path& path, std::filesystem::file_type type) {
-        namespace fs = std::filesystem;
-        struct stat st {};
-        switch (type) {
-            case fs::file_type::regular:
-                return add(path.native(), false);
-            case fs::file_type::symlink:
-                if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) {
-                    return add(path.native(), false);
-                }
-                return;
-            case fs::file_type::none:
-            case fs::file_type::not_found:
-            case fs::file_type::unknown:
-                // Vanished since the listing, or not stat-able: opening it reports why.
-                return add(path.native(), false);
-            default:
-                return;
-        }
-    }
-
-    void walk(const std::string& root) {
-        namespace fs = std::filesystem;
-        std::vector<fs::path> folders{fs::path(root)};
-        while (!folders.empty()) {
-            const fs::path folder = std::move(folders.back());
-            folders.pop_back();
-            std::error_code ec;
-            fs::directory_iterator it(folder, ec);
-            for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
-                std::error_code type_error;
-                const fs::file_type type = it->symlink_status(type_error).type();
-                if (type == fs::file_type::directory) {
-                    folders.push_back(it->path());
-                } else {
-                    add_entry(it->path(), type);
-                }
-            }
-            if (ec) unlisted.emplace_back(folder.native(), ec.value());
-        }
-    }
-
-    void add_operand(const std::string& operand) {
-        if (operand == "-") return add(operand, true);
-        struct stat st {};
-        if (::lstat(operand.c_str(), &st) != 0) {
-            missing.emplace_back(operand, errno);
-            return;
-        }
-        const bool followed = ::stat(operand.c_str(), &st) == 0;
-        if (followed && S_ISDIR(st.st_mode)) return walk(operand);
-        if (followed && !S_ISREG(st.st_mode)) return;
-        // A link that leads nowhere is indexed all the same: opening it reports why.
-        add(operand, true);
-    }
-};
-
 // File names cross into Python as os.fsdecode/os.fsencode do (PEP 383): a name that is not UTF-8
 // becomes a str with surrogate escapes and comes back as the same bytes.
 py::str name_text(std::string_view name) {
@@ -640,185 +480,139 @@ std::vector<std::string> name_bytes(const py::list& names) {
     return out;
 }
 
+// The files `inputanim index` finds for its PATH operands, in its order (indexer.hpp's walk),
+// without FIFOs, sockets and devices; the operands that do not exist and the folders that could
+// not be listed, with their errno.
 py::tuple list_files(const py::list& operand_names) {
+    struct collector final : cli::walk_visitor {
+        std::vector<std::string> paths;
+        std::vector<bool> named;
+        std::vector<std::pair<std::string, int>> missing;
+        std::vector<std::pair<std::string, int>> unlisted;
+
+        void file(const std::string& path, bool is_named, const struct stat*) override {
+            paths.push_back(path);
+            named.push_back(is_named);
+        }
+        void other(const std::string&) override {}
+        void failed(const std::string& path, int error, bool listing) override {
+            (listing ? unlisted : missing).emplace_back(path, error);
+        }
+    };
     const std::vector<std::string> operands = name_bytes(operand_names);
-    file_list l;
+    collector found;
     {
         py::gil_scoped_release release;
-        for (const std::string& operand : operands) l.add_operand(operand);
+        for (const std::string& operand : operands) cli::walk_operand(operand, found, false);
     }
     py::list paths;
-    for (const std::string& p : l.paths) paths.append(name_text(p));
+    for (const std::string& p : found.paths) paths.append(name_text(p));
     const auto with_names = [](const std::vector<std::pair<std::string, int>>& v) {
         py::list out;
         for (const auto& [name, code] : v) out.append(py::make_tuple(name_text(name), code));
         return out;
     };
-    return py::make_tuple(paths, l.named, with_names(l.missing), with_names(l.unlisted));
+    return py::make_tuple(paths, found.named, with_names(found.missing),
+                          with_names(found.unlisted));
 }
 
-// What indexing found in one file, as index_pool.hpp's file_result.
-struct indexed_file {
-    enum class outcome : std::uint8_t { recording, not_recording, unreadable };
-    outcome what = outcome::recording;
-    report rep{};
-    std::uint64_t bytes = 0;
-    std::error_code failure;
-    // "unreadable" when the file could not be opened, "io_error" when reading it failed (another
-    // process truncated it).
-    const char* failure_code = "";
-
-    void cut(std::error_code io = std::make_error_code(std::errc::io_error)) {
-        what = outcome::unreadable;
-        failure = io;
-        failure_code = "io_error";
+// A run of `inputanim index` (indexer.hpp) without the GIL: its rows are kept, as the JSON Lines
+// the command writes, and made into dicts afterwards.
+class python_run final : public cli::index_observer {
+  public:
+    python_run(const cli::index_plan& plan, const std::optional<std::string>& sqlite) {
+        if (sqlite) store_.emplace(*sqlite, plan.prune);
+        run_.emplace(plan, store_ ? &*store_ : nullptr, *this);
     }
+
+    template <class F>
+    void run(F&& add) {
+        py::gil_scoped_release release;
+        add(*run_);
+        run_->finish();
+    }
+
+    // (rows, totals, notes): the rows as dicts of the JSON Lines fields, the counts of the
+    // command's last line, and the walk's complaints ("NAME: reason").
+    py::tuple result() const {
+        py::list rows;
+        for (const std::string& line : lines_) rows.append(to_python(nlohmann::json::parse(line)));
+        const cli::index_totals& t = run_->counts();
+        py::dict totals;
+        totals["files"] = t.files;
+        totals["recordings"] = t.recordings;
+        totals["invalid"] = t.invalid;
+        totals["unreadable"] = t.unreadable;
+        totals["other"] = t.other;
+        totals["unchanged"] = t.unchanged;
+        totals["pruned"] = t.pruned;
+        py::list notes;
+        for (const std::string& n : notes_) notes.append(text(n));
+        return py::make_tuple(rows, totals, notes);
+    }
+
+    void note(const std::string& message) override { notes_.push_back(message); }
+    void row(const cli::file_result&, std::string_view line) override { lines_.emplace_back(line); }
+
+  private:
+    std::optional<cli::sqlite_store> store_;
+    std::optional<cli::indexer> run_;
+    std::vector<std::string> lines_;
+    std::vector<std::string> notes_;
 };
 
-// True when the bytes start with the magic, or are shorter than it and a prefix of it (an empty
-// file included): a recording, perhaps cut short, which deserves a row with its error.
-bool starts_like_recording(std::span<const std::byte> bytes) {
-    const std::size_t n = std::min<std::size_t>(bytes.size(), sizeof file_magic);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (bytes[i] != static_cast<std::byte>((file_magic >> (8 * i)) & 0xff)) return false;
-    }
-    return true;
+cli::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
+                              const std::string& layout_name, const py::dict& limit_values,
+                              bool force, bool prune, unsigned shard, unsigned shards) {
+    if (shards == 0 || shard >= shards) throw py::value_error("shard must be (K, N), 0 <= K < N");
+    cli::index_plan plan;
+    plan.how = options_of(level_name, layout_name, limit_values, 1);
+    plan.jobs = std::max(1u, jobs);
+    plan.force = force;
+    plan.prune = prune;
+    plan.shard = shard;
+    plan.shards = shards;
+    return plan;
 }
 
-// A gzip file or a stream, validated as it is inflated or read. A gzip file found by the walk is
-// a recording when its first inflated bytes are (a prefix of) the magic.
-void index_alone(indexed_file& r, bool named, input& file, const validate_options& how) {
-    if (!named && file.is_mapped()) {
-        std::array<std::byte, sizeof file_magic> head{};
-        std::error_code io;
-        const std::size_t n = recording_head(file, head, io);
-        if (io) return r.cut(io);
-        if (!starts_like_recording({head.data(), n})) {
-            r.what = indexed_file::outcome::not_recording;
-            return;
-        }
-    }
-    const file_check c = validate_input(file, how);
-    if (c.io) return r.cut(c.io);
-    r.rep = c.rep;
-    r.bytes = c.bytes;
+// `inputanim index` of PATH operands (folders walked, files named), into the rows of --jsonl
+// and, with `sqlite`, its database.
+py::tuple index_paths(const py::list& operand_names, unsigned jobs, const std::string& level_name,
+                      const std::string& layout_name, const py::dict& limit_values,
+                      const std::optional<std::string>& sqlite, bool force, bool prune,
+                      unsigned shard, unsigned shards) {
+    const std::vector<std::string> operands = name_bytes(operand_names);
+    python_run r(
+        index_plan_of(jobs, level_name, layout_name, limit_values, force, prune, shard, shards),
+        sqlite);
+    r.run([&](cli::indexer& run) {
+        for (const std::string& operand : operands) run.add_operand(operand);
+    });
+    return r.result();
 }
 
-// Indexes files [first, first + count) (count <= batch_width) as `inputanim index` does, into
-// results[first - start, ...): plain files mapped and validated together by the many-inputs
-// validate, which overlaps their cache misses; gzip files and streams one at a time.
-void index_batch(const file_list& files, std::size_t start, std::size_t first, std::size_t count,
-                 std::span<indexed_file> results, const validate_options& how) {
-    std::array<input, batch_width> opened;
-    std::array<std::span<const std::byte>, batch_width> inputs;
-    std::array<report, batch_width> reports;
-    std::array<indexed_file*, batch_width> targets{};
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        indexed_file& r = results[first - start + i];
-        const bool named = files.named[first + i];
-        opened[i] = input::open(files.paths[first + i], r.failure);
-        if (r.failure) {
-            r.what = indexed_file::outcome::unreadable;
-            r.failure_code = "unreadable";
-            continue;
-        }
-        const std::span<const std::byte> bytes = opened[i].mapped();
-        r.bytes = bytes.size();
-        bool gzip = false;
-        if (opened[i].is_mapped()) {
-            const std::error_code io = guarded(bytes, [&] {
-                gzip =
-                    bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b};
-            });
-            if (io) {
-                r.cut(io);
-                continue;
-            }
-        }
-        if (!opened[i].is_mapped() || gzip) {
-            index_alone(r, named, opened[i], how);
-            continue;
-        }
-        bool looks = true;
-        if (!named && guarded(bytes, [&] { looks = starts_like_recording(bytes); })) {
-            r.cut();
-            continue;
-        }
-        if (!looks) {
-            r.what = indexed_file::outcome::not_recording;
-            continue;
-        }
-        inputs[n] = bytes;
-        targets[n++] = &r;
-    }
-    validate({inputs.data(), n}, {reports.data(), n}, how);
-    for (std::size_t k = 0; k < n; ++k) {
-        if (reports[k].error.code == errc::io_error) {
-            targets[k]->cut();
-        } else {
-            targets[k]->rep = reports[k];
-        }
-    }
-}
-
-// The rows of `inputanim index --jsonl` for the files, in their order (files that are not
-// recordings have none), read by `jobs` threads without the GIL. A window of files at a time,
-// which bounds the memory the reports take.
-py::list index_files(const py::list& path_names, const std::vector<bool>& named, unsigned jobs,
-                     const std::string& level_name, const std::string& layout_name,
-                     const py::dict& limit_values) {
+// The same over files list_files found (named: given by name, indexed whatever their content),
+// without walking again: a part of a list that is indexed on several machines.
+py::tuple index_files(const py::list& path_names, const std::vector<bool>& named, unsigned jobs,
+                      const std::string& level_name, const std::string& layout_name,
+                      const py::dict& limit_values, const std::optional<std::string>& sqlite,
+                      bool force) {
     const std::vector<std::string> paths = name_bytes(path_names);
     if (paths.size() != named.size()) throw py::value_error("paths and named differ in length");
-    const validate_options how = options_of(level_name, layout_name, limit_values, 1);
-    file_list files;
-    files.paths = paths;
-    files.named = named;
-    jobs = std::max(1u, jobs);
-    const std::size_t window = std::size_t{512} * batch_width * jobs;
-    std::vector<indexed_file> results;
-    py::list rows;
-    for (std::size_t start = 0; start < paths.size(); start += window) {
-        const std::size_t end = std::min(paths.size(), start + window);
-        results.assign(end - start, indexed_file{});
-        {
-            py::gil_scoped_release release;
-            std::atomic<std::size_t> next{start};
-            const auto run = [&] {
-                for (;;) {
-                    const std::size_t first = next.fetch_add(batch_width);
-                    if (first >= end) return;
-                    index_batch(files, start, first, std::min(batch_width, end - first), results,
-                                how);
-                }
-            };
-            std::vector<std::thread> threads;
-            for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(run);
-            run();
-            for (std::thread& t : threads) t.join();
-        }
-        for (std::size_t i = 0; i < results.size(); ++i) {
-            const indexed_file& r = results[i];
-            const std::string& path = paths[start + i];
-            if (r.what == indexed_file::outcome::not_recording) continue;
-            if (r.what == indexed_file::outcome::unreadable) {
-                py::dict e;
-                e["code"] = r.failure_code;
-                e["message"] = text(r.failure.message());
-                py::dict d;
-                put_path(d, path);
-                d["valid"] = false;
-                d["error"] = e;
-                d["checked_with"] = checked_with_dict(how);
-                rows.append(d);
-                continue;
-            }
-            py::dict d = report_dict(py::none(), r.rep, how, r.bytes);
-            put_path(d, path);
-            rows.append(d);
-        }
-    }
-    return rows;
+    python_run r(index_plan_of(jobs, level_name, layout_name, limit_values, force, false, 0, 1),
+                 sqlite);
+    r.run([&](cli::indexer& run) {
+        for (std::size_t i = 0; i < paths.size(); ++i) run.add_listed(paths[i], named[i]);
+    });
+    return r.result();
+}
+
+// `inputanim index merge OUT IN...`.
+void merge_index(const std::string& output, const std::vector<std::string>& inputs) {
+    py::gil_scoped_release release;
+    cli::sqlite_store out(output, false);
+    for (const std::string& input : inputs) out.merge(input);
+    out.finish();
 }
 
 // (Recording, None) for a structurally valid input, else (None, the error as validate reports
@@ -865,6 +659,8 @@ PYBIND11_MODULE(_core, m) {
     using namespace inputanim::python;
     m.doc() = "The C++ core of inputanim; use the inputanim package.";
 
+    // A database that is not an index of the command's schema, or that could not be written.
+    py::register_exception<cli::store_error>(m, "DatabaseError", PyExc_RuntimeError);
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
@@ -875,28 +671,32 @@ PYBIND11_MODULE(_core, m) {
         }
     });
 
-    py::class_<curve>(m, "Curve", "One curve: its keyframes' fields as read-only numpy views")
-        .def_property_readonly("path", &curve::path)
-        .def_property_readonly("kind",
-                               [](const curve& c) { return c.is_bool() ? "bool" : "float"; })
-        .def_property_readonly("pre_wrap", [](const curve& c) { return c.view().pre_wrap; })
-        .def_property_readonly("post_wrap", [](const curve& c) { return c.view().post_wrap; })
+    py::class_<python::curve>(m, "Curve",
+                              "One curve: its keyframes' fields as read-only numpy views")
+        .def_property_readonly("path", &python::curve::path)
         .def_property_readonly(
-            "offset", [](const curve& c) { return c.view().offset; },
+            "kind", [](const python::curve& c) { return c.is_bool() ? "bool" : "float"; })
+        .def_property_readonly("pre_wrap", [](const python::curve& c) { return c.view().pre_wrap; })
+        .def_property_readonly("post_wrap",
+                               [](const python::curve& c) { return c.view().post_wrap; })
+        .def_property_readonly(
+            "offset", [](const python::curve& c) { return c.view().offset; },
             "Byte offset of the curve's header in the file")
-        .def_property_readonly("has_tangents", &curve::is_full)
-        .def("__len__", &curve::size)
-        .def_property_readonly("times", [](const curve& c) { return c.field(0, "<f4"); })
-        .def_property_readonly("values", [](const curve& c) { return c.field(4, "<f4"); })
-        .def_property_readonly("in_tangents", [](const curve& c) { return c.full_field(8, "<f4"); })
+        .def_property_readonly("has_tangents", &python::curve::is_full)
+        .def("__len__", &python::curve::size)
+        .def_property_readonly("times", [](const python::curve& c) { return c.field(0, "<f4"); })
+        .def_property_readonly("values", [](const python::curve& c) { return c.field(4, "<f4"); })
+        .def_property_readonly("in_tangents",
+                               [](const python::curve& c) { return c.full_field(8, "<f4"); })
         .def_property_readonly("out_tangents",
-                               [](const curve& c) { return c.full_field(12, "<f4"); })
-        .def_property_readonly("in_weights", [](const curve& c) { return c.full_field(16, "<f4"); })
+                               [](const python::curve& c) { return c.full_field(12, "<f4"); })
+        .def_property_readonly("in_weights",
+                               [](const python::curve& c) { return c.full_field(16, "<f4"); })
         .def_property_readonly("out_weights",
-                               [](const curve& c) { return c.full_field(20, "<f4"); })
+                               [](const python::curve& c) { return c.full_field(20, "<f4"); })
         .def_property_readonly("weighted_modes",
-                               [](const curve& c) { return c.full_field(24, "<i4"); })
-        .def("__repr__", [](const curve& c) {
+                               [](const python::curve& c) { return c.full_field(24, "<i4"); })
+        .def("__repr__", [](const python::curve& c) {
             return "<inputanim.Curve " + std::string(c.path()) + ": " + std::to_string(c.size()) +
                    " keys>";
         });
@@ -919,8 +719,13 @@ PYBIND11_MODULE(_core, m) {
     m.def("validate_buffer", &validate_buffer, py::arg("data"), py::arg("level"), py::arg("layout"),
           py::arg("limits"), py::arg("threads"));
     m.def("list_files", &list_files, py::arg("operands"));
+    m.def("index_paths", &index_paths, py::arg("operands"), py::arg("jobs"), py::arg("level"),
+          py::arg("layout"), py::arg("limits"), py::arg("sqlite"), py::arg("force"),
+          py::arg("prune"), py::arg("shard"), py::arg("shards"));
     m.def("index_files", &index_files, py::arg("paths"), py::arg("named"), py::arg("jobs"),
-          py::arg("level"), py::arg("layout"), py::arg("limits"));
+          py::arg("level"), py::arg("layout"), py::arg("limits"), py::arg("sqlite"),
+          py::arg("force"));
+    m.def("merge_index", &merge_index, py::arg("output"), py::arg("inputs"));
     m.def("upload_limits", &upload_limits_dict);
     m.def("curve_paths", [] {
         py::list l;

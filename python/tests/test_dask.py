@@ -2,12 +2,13 @@
 `inputanim index --jsonl` row for row, however the files are cut into parts."""
 
 import os
+import tempfile
 
 import pandas as pd
 import pytest
 
 import inputanim
-from conftest import assert_same_rows, cli_rows
+from conftest import assert_same_rows, cli_rows, run
 
 distributed = pytest.importorskip("distributed")
 import inputanim.dask  # noqa: E402  (after the skip: it needs distributed's pandas only)
@@ -61,3 +62,25 @@ def test_an_empty_folder_gives_an_empty_frame(client, tmp_path):
 def test_a_missing_path_is_an_error(client, tmp_path):
     with pytest.raises(FileNotFoundError):
         inputanim.dask.index(tmp_path / "absent", client)
+
+
+def test_dask_index_writes_the_commands_database(cli, tree, client, tmp_path):
+    from test_index_database import assert_same_database
+
+    run(cli, "index", "--sqlite", tmp_path / "cli.db", tree, check=False)
+    frame = inputanim.dask.index(tree, client, partitions=3, sqlite=tmp_path / "dask.db")
+    assert_same_rows(frame, cli_rows(cli, tree))
+    assert_same_database(tmp_path / "dask.db", tmp_path / "cli.db")
+    # No part's database is left behind, next to the output or on the workers (this machine).
+    left = [p.name for p in tmp_path.iterdir()] + os.listdir(tempfile.gettempdir())
+    assert not [name for name in left if "inputanim-part-" in name]
+
+
+def test_dask_index_updates_an_existing_database(cli, tree, client, tmp_path):
+    from test_index_database import assert_same_database
+
+    database = tmp_path / "index.db"
+    inputanim.index(tree / "a", sqlite=database)
+    inputanim.dask.index(tree, client, partitions=2, sqlite=database)
+    run(cli, "index", "--sqlite", tmp_path / "cli.db", tree, check=False)
+    assert_same_database(database, tmp_path / "cli.db")
