@@ -207,7 +207,7 @@ class hand_sweep {
     hand_sweep(side s, const grid_times& grid, metrics_sink* events) noexcept
         : side_(s), grid_(grid), events_(events) {}
 
-    void add(std::uint64_t i, bool tracked, bool pinching, const dvec& position) noexcept {
+    void add(std::uint64_t i, bool tracked, bool pinching, const dvec& position) {
         if (tracked) ++tracked_samples_;
         if (tracked && !tracked_.on) {
             tracked_.start = i;
@@ -232,7 +232,7 @@ class hand_sweep {
         position_.next(tracked, position, motion_);
     }
 
-    hand_metrics finish(std::uint64_t samples) noexcept {
+    hand_metrics finish(std::uint64_t samples) {
         if (tracked_.on) end_tracked(samples);
         if (pinch_.on) end_pinch(samples);
         hand_metrics m;
@@ -248,12 +248,12 @@ class hand_sweep {
     }
 
   private:
-    void end_tracked(std::uint64_t i) noexcept {
+    void end_tracked(std::uint64_t i) {
         if (events_) events_->tracked(side_, grid_.interval(tracked_.start, i));
         ended_tracked_ = true;
         last_tracked_end_ = i;
     }
-    void end_pinch(std::uint64_t i) noexcept {
+    void end_pinch(std::uint64_t i) {
         const grid_interval g = grid_.interval(pinch_.start, i);
         ++pinches_;
         pinch_time_ += g.duration;
@@ -343,7 +343,7 @@ class fixation_sweep {
         : options_(o), grid_(grid), events_(events) {}
 
     // Sample i, with its normalised direction and origin when `has` (a gaze direction exists).
-    void add(std::uint64_t i, bool has, const dvec& d, const dvec& origin) noexcept {
+    void add(std::uint64_t i, bool has, const dvec& d, const dvec& origin) {
         if (!has) {
             if (waiting_) classify(waiting_index_, false, {}, {});
             waiting_ = false;
@@ -369,7 +369,7 @@ class fixation_sweep {
         last_direction_ = d;
     }
 
-    gaze_metrics finish() noexcept {
+    gaze_metrics finish() {
         // A run of one direction has no velocity: not a fixation sample.
         if (waiting_) classify(waiting_index_, false, {}, {});
         waiting_ = false;
@@ -397,7 +397,7 @@ class fixation_sweep {
         dvec origins;
     };
 
-    void classify(std::uint64_t i, bool fixating, const dvec& d, const dvec& origin) noexcept {
+    void classify(std::uint64_t i, bool fixating, const dvec& d, const dvec& origin) {
         if (!fixating) {
             if (run_open_) close_run();
             return;
@@ -412,7 +412,7 @@ class fixation_sweep {
         run_.origins += origin;
     }
 
-    void close_run() noexcept {
+    void close_run() {
         run_open_ = false;
         if (has_pending_ &&
             static_cast<double>(run_.first - pending_.last) / grid_.rate < options_.merge_gap &&
@@ -428,7 +428,7 @@ class fixation_sweep {
         has_pending_ = true;
     }
 
-    void finalize_pending() noexcept {
+    void finalize_pending() {
         if (!has_pending_) return;
         has_pending_ = false;
         const grid_interval when = grid_.interval(pending_.first, pending_.last);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 
@@ -80,6 +81,18 @@ TEST(MetricsErrors, TheOptionsAreCheckedBeforeTheRecording) {
                   std::error_code(metrics_error::bad_min_fixation));
     }
     EXPECT_FALSE(metrics_options{}.problem());
+}
+
+TEST(MetricsErrors, WhatASinkThrowsLeavesMeasure) {
+    struct throwing_sink final : metrics_sink {
+        void tracked(side, const grid_interval&) override { throw std::runtime_error("full"); }
+    };
+    const opened o(tracked_model());
+    recording_metrics out;
+    out.samples = 7;
+    throwing_sink sink;
+    EXPECT_THROW(measure(o.rec, {}, out, &sink), std::runtime_error);
+    EXPECT_EQ(out.samples, 7u) << "the metrics are written only at the end";
 }
 
 TEST(MetricsErrors, MoreSamplesThanTheCeilingIsRefusedBeforeAnyIsEvaluated) {
