@@ -6,6 +6,7 @@
 #include "inputanim/format.hpp"
 #include "inputanim/input.hpp"
 #include "inputanim/mapped_file.hpp"
+#include "inputanim/metrics.hpp"
 #include "inputanim/reader.hpp"
 #include "inputanim/recording.hpp"
 #include "inputanim/stream.hpp"

@@ -213,6 +213,37 @@ std::optional<int> read_recording(const std::string& name, const validate_option
     return std::nullopt;
 }
 
+std::optional<int> open_evaluable(const std::string& name, std::span<const std::byte> bytes,
+                                  const validate_options& how, bool full, std::string_view anyway,
+                                  recording& rec) {
+    error structural;
+    report checked;
+    // Reads of a mapping that another process truncates are an I/O error, not a SIGBUS.
+    if (const std::error_code io = guarded(bytes, [&] {
+            structural = rec.open(bytes, {how.layout, how.limits});
+            if (!structural && full) checked = validate(bytes, how);
+        })) {
+        std::cerr << "inputanim: " << printable(name) << ": " << io.message() << '\n';
+        return exit_unreadable;
+    }
+    const error& e = structural ? structural : checked.error;
+    if (!e) return std::nullopt;
+    std::cerr << "inputanim: " << printable(name) << ": invalid: " << error_text(e);
+    if (!structural) std::cerr << " (--level structure " << anyway << ")";
+    std::cerr << '\n';
+    return exit_invalid;
+}
+
+std::string csv_field(std::string_view text) {
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+    std::string quoted = "\"";
+    for (const char c : text) {
+        if (c == '"') quoted += '"';
+        quoted += c;
+    }
+    return quoted + '"';
+}
+
 std::string error_text(const error& e) {
     std::string text(error_name(e.code));
     text += " at byte " + std::to_string(e.offset);

@@ -39,6 +39,13 @@ command add_index_command(CLI::App& app);
 command add_dump_command(CLI::App& app);
 command add_serve_command(CLI::App& app);
 command add_view_command(CLI::App& app);
+command add_metrics_command(CLI::App& app);
+
+// The ceilings of the commands that evaluate a recording held whole (sample, metrics): a gzip file
+// or standard input is read into memory up to the bytes, and a grid with more rows (a mistyped
+// rate) is refused before anything is evaluated or written.
+inline constexpr std::uint64_t default_max_whole_bytes = std::uint64_t{1} << 30;
+inline constexpr std::uint64_t default_max_rows = 10'000'000;
 
 // The options of a command that checks files.
 struct check_options {
@@ -92,6 +99,18 @@ struct whole_recording {
 // or invalid when its structure fails on the way.
 std::optional<int> read_recording(const std::string& name, const validate_options& how,
                                   whole_recording& out);
+
+// Opens `bytes` (read by read_recording) as `rec` for a command that evaluates it (sample,
+// metrics): the structure walked and, when `full`, the content validated, so that keys out of order
+// or values that are not finite are not taken for motion. On failure prints why, naming what
+// `--level structure` would do instead (`anyway`: "samples it anyway"), and returns the exit
+// status: unreadable (a read fault of the mapping) or invalid.
+std::optional<int> open_evaluable(const std::string& name, std::span<const std::byte> bytes,
+                                  const validate_options& how, bool full, std::string_view anyway,
+                                  recording& rec);
+
+// An RFC 4180 field: quoted when it holds a comma, a quote or a line break.
+std::string csv_field(std::string_view text);
 
 // "unsorted_keys at byte 120, curve camera.position.x, keyframe 2: key time is not ..."
 std::string error_text(const error& e);

@@ -95,17 +95,6 @@ std::string json_string(std::string_view text) {
     return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// An RFC 4180 field: quoted when it holds a comma, a quote or a line break.
-std::string csv_field(std::string_view text) {
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-    std::string quoted = "\"";
-    for (const char c : text) {
-        if (c == '"') quoted += '"';
-        quoted += c;
-    }
-    return quoted + '"';
-}
-
 std::string version_text(const file_header& h) {
     return std::to_string(h.major) + "." + std::to_string(h.minor);
 }

@@ -25,9 +25,9 @@ struct sample_options {
     std::string level = "full";
     // A gzip file or standard input is read into memory (sampling needs every curve at once):
     // this bounds it.
-    std::uint64_t max_bytes = std::uint64_t{1} << 30;
+    std::uint64_t max_bytes = default_max_whole_bytes;
     // Checked before anything is written: a mistyped rate is refused, not written to a full disk.
-    std::uint64_t max_rows = 10'000'000;
+    std::uint64_t max_rows = default_max_rows;
 };
 
 void write_number(stdout_writer& out, float v, bool json) {
@@ -176,22 +176,11 @@ int run_sample(const sample_options& o) {
     if (const std::optional<int> status = read_recording(o.file, how, whole)) return *status;
     const std::span<const std::byte> bytes = whole.bytes;
     recording rec;
-    error structural;
-    report full;
-    // Reads of a mapping that another process truncates are an I/O error, not a SIGBUS.
-    if (const std::error_code io = guarded(bytes, [&] {
-            structural = rec.open(bytes, {how.layout, how.limits});
-            // What validate would say: samples of keys out of order or not finite are not the
-            // recording's motion, so they are refused unless asked for.
-            if (!structural && o.level == "full") full = validate(bytes, how);
-        })) {
-        std::cerr << "inputanim: " << printable(o.file) << ": " << io.message() << '\n';
-        return exit_unreadable;
-    }
-    if (structural) return file_error(o.file, "invalid: " + error_text(structural));
-    if (o.level == "full" && !full.valid()) {
-        return file_error(o.file, "invalid: " + error_text(full.error) +
-                                      " (--level structure samples it anyway)");
+    // Samples of keys out of order or not finite are not the recording's motion, so a file that
+    // fails level full is refused unless asked for.
+    if (const std::optional<int> status =
+            open_evaluable(o.file, bytes, how, o.level == "full", "samples it anyway", rec)) {
+        return *status;
     }
     resampler rs(rec);
     if (const std::optional<int> status = select_curves(rs, o)) return *status;
