@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
+#include "metrics_json.hpp"
 #include "report_json.hpp"
 
 namespace inputanim::cli {
@@ -49,106 +50,18 @@ struct metrics_cli_options {
     }
 };
 
-// A field's name and value, in the order of the CSV columns; null when not defined.
-using fields = std::vector<std::pair<std::string, json>>;
-
-json optional_number(const std::optional<double>& v) {
-    return v ? json(*v) : json(nullptr);
-}
-
-json optional_float(const std::optional<float>& v) {
-    return v ? json(json_number(*v)) : json(nullptr);
-}
-
-// The fields of a group (with every value null when the group is absent).
-fields hand_fields(const std::optional<hand_metrics>& h) {
-    const hand_metrics m = h.value_or(hand_metrics{});
-    const auto value = [&](json v) { return h ? std::move(v) : json(nullptr); };
-    return {{"tracked_samples", value(m.tracked_samples)},
-            {"coverage", value(m.coverage)},
-            {"gaps", value(m.gaps)},
-            {"gap_time", value(m.gap_time)},
-            {"longest_gap", optional_number(m.longest_gap)},
-            {"pinches", value(m.pinches)},
-            {"pinch_time", value(m.pinch_time)},
-            {"path_length", value(m.motion.path_length)},
-            {"motion_time", value(m.motion.time)},
-            {"mean_speed", optional_number(m.motion.mean_speed)},
-            {"peak_speed", optional_number(m.motion.peak_speed)}};
-}
-
-fields head_fields(const std::optional<head_metrics>& h) {
-    const head_metrics m = h.value_or(head_metrics{});
-    const auto value = [&](json v) { return h ? std::move(v) : json(nullptr); };
-    return {{"path_length", value(m.motion.path_length)},
-            {"motion_time", value(m.motion.time)},
-            {"mean_speed", optional_number(m.motion.mean_speed)},
-            {"peak_speed", optional_number(m.motion.peak_speed)},
-            {"rotation", value(m.rotation)},
-            {"peak_angular_speed", optional_number(m.peak_angular_speed)}};
-}
-
-fields gaze_fields(const std::optional<gaze_metrics>& g) {
-    const gaze_metrics m = g.value_or(gaze_metrics{});
-    const auto value = [&](json v) { return g ? std::move(v) : json(nullptr); };
-    return {{"samples", value(m.samples)},
-            {"fixations", value(m.fixations)},
-            {"fixation_time", value(m.fixation_time)},
-            {"mean_fixation_duration", optional_number(m.mean_fixation_duration)},
-            {"longest_fixation", optional_number(m.longest_fixation)},
-            {"saccades", value(m.saccades)},
-            {"mean_saccade_amplitude", optional_number(m.mean_saccade_amplitude)}};
-}
-
-fields top_fields(const recording_metrics& m) {
-    return {{"samples", m.samples},
-            {"start", optional_float(m.start)},
-            {"end", optional_float(m.end)},
-            {"nonfinite_samples", m.nonfinite_samples}};
-}
-
-json object_of(const fields& f) {
-    json o = json::object();
-    for (const auto& [name, value] : f) o[name] = value;
-    return o;
-}
-
 // What the metrics were measured with: the same file measured with other options has other
 // metrics.
 json measured_with(const metrics_cli_options& o) {
-    return {{"rate", o.rate},
-            {"joint", o.joint},
-            {"fixation_velocity", o.fixation_velocity},
-            {"merge_gap", o.merge_gap},
-            {"merge_angle", o.merge_angle},
-            {"min_fixation", o.min_fixation},
-            {"level", o.level}};
-}
-
-json summary_json(const recording_metrics& m, const metrics_cli_options& o) {
-    json j = object_of(top_fields(m));
-    const auto group = [](bool present, const fields& f) {
-        return present ? object_of(f) : json(nullptr);
-    };
-    j["hands"] = {{"left", group(m.hands[0].has_value(), hand_fields(m.hands[0]))},
-                  {"right", group(m.hands[1].has_value(), hand_fields(m.hands[1]))}};
-    j["head"] = group(m.head.has_value(), head_fields(m.head));
-    j["gaze"] = group(m.gaze.has_value(), gaze_fields(m.gaze));
-    j["measured_with"] = measured_with(o);
+    json j = metrics_options_json(o.to_options());
+    j["level"] = o.level;
     return j;
 }
 
-// The summary as one CSV row (or its header): the groups' fields prefixed by the group.
-fields summary_row(const recording_metrics& m) {
-    fields row = top_fields(m);
-    const auto add = [&](const std::string& prefix, const fields& f) {
-        for (const auto& [name, value] : f) row.emplace_back(prefix + name, value);
-    };
-    add("left_", hand_fields(m.hands[0]));
-    add("right_", hand_fields(m.hands[1]));
-    add("head_", head_fields(m.head));
-    add("gaze_", gaze_fields(m.gaze));
-    return row;
+json summary_json(const recording_metrics& m, const metrics_cli_options& o) {
+    json j = metrics_json(m);
+    j["measured_with"] = measured_with(o);
+    return j;
 }
 
 std::string csv_value(const json& v) {
@@ -156,94 +69,6 @@ std::string csv_value(const json& v) {
     if (v.is_number_float()) return number_text(v.get<double>());
     if (v.is_string()) return csv_field(v.get<std::string>());
     return v.dump();
-}
-
-// The events of one file, as measure() sends them.
-struct collected_events final : metrics_sink {
-    struct hand_event {
-        side hand;
-        std::string_view kind;
-        grid_interval when;
-    };
-    explicit collected_events(std::string_view wanted) : wanted_(wanted) {}
-
-    void tracked(side s, const grid_interval& g) override {
-        if (wanted_ == "tracking") hand_events.push_back({s, "tracked", g});
-    }
-    void gap(side s, const grid_interval& g) override {
-        if (wanted_ == "tracking") hand_events.push_back({s, "gap", g});
-    }
-    void pinch(side s, const grid_interval& g) override {
-        if (wanted_ == "pinch") hand_events.push_back({s, "pinch", g});
-    }
-    void fixation(const inputanim::fixation& f) override {
-        if (wanted_ == "fixations") fixations.push_back(f);
-    }
-    void saccade(const inputanim::saccade& s) override {
-        if (wanted_ == "saccades") saccades.push_back(s);
-    }
-
-    std::vector<hand_event> hand_events;
-    std::vector<inputanim::fixation> fixations;
-    std::vector<inputanim::saccade> saccades;
-
-  private:
-    std::string_view wanted_;
-};
-
-std::string_view hand_name(side s) {
-    return s == side::left ? "left" : "right";
-}
-
-fields interval_fields(const grid_interval& g) {
-    return {{"start", json_number(g.start)},
-            {"end", json_number(g.end)},
-            {"duration", g.duration},
-            {"start_sample", g.start_sample},
-            {"end_sample", g.end_sample}};
-}
-
-// Each event as its fields, in the table's order: a hand's events by hand, then time. A
-// fixation's direction and origin are [x, y, z] arrays, three columns in CSV.
-std::vector<fields> event_rows(collected_events& e, std::string_view kind) {
-    std::vector<fields> rows;
-    std::stable_sort(e.hand_events.begin(), e.hand_events.end(), [](const auto& a, const auto& b) {
-        return a.hand < b.hand || (a.hand == b.hand && a.when.start_sample < b.when.start_sample);
-    });
-    for (const auto& h : e.hand_events) {
-        fields f = {{"hand", hand_name(h.hand)}};
-        if (kind == "tracking") f.emplace_back("event", h.kind);
-        for (auto& field : interval_fields(h.when)) f.push_back(std::move(field));
-        rows.push_back(std::move(f));
-    }
-    const auto vector_json = [](const vec3& v) {
-        return json::array({json_number(v.x), json_number(v.y), json_number(v.z)});
-    };
-    for (const inputanim::fixation& x : e.fixations) {
-        fields f = interval_fields(x.when);
-        f.emplace_back("direction", vector_json(x.direction));
-        f.emplace_back("origin", vector_json(x.origin));
-        rows.push_back(std::move(f));
-    }
-    for (const inputanim::saccade& s : e.saccades) {
-        fields f = interval_fields(s.when);
-        f.emplace_back("amplitude", s.amplitude);
-        rows.push_back(std::move(f));
-    }
-    return rows;
-}
-
-// The columns of an event table: the fields of an event of that kind.
-fields event_header(std::string_view kind) {
-    collected_events one(kind);
-    if (kind == "tracking" || kind == "pinch") {
-        one.hand_events.push_back({side::left, "", {}});
-    } else if (kind == "fixations") {
-        one.fixations.emplace_back();
-    } else {
-        one.saccades.emplace_back();
-    }
-    return event_rows(one, kind).front();
 }
 
 // One CSV row after the path (or the header): an array is a column per axis, name_x, _y, _z.
@@ -305,7 +130,7 @@ int run_metrics(const metrics_cli_options& o) {
     const bool csv = o.csv;
     stdout_writer out;
     if (csv) {
-        write_csv_row(out, "", o.events.empty() ? summary_row({}) : event_header(o.events), true);
+        write_csv_row(out, "", o.events.empty() ? metrics_row({}) : event_header(o.events), true);
     }
     int status = exit_valid;
     const auto failed = [&](int s) {
@@ -327,7 +152,7 @@ int run_metrics(const metrics_cli_options& o) {
             continue;
         }
         recording_metrics m;
-        collected_events events(o.events);
+        event_collector events(o.events);
         std::error_code ec;
         if (const std::error_code io = guarded(whole.bytes, [&] {
                 ec = measure(rec, options, m, o.events.empty() ? nullptr : &events);
@@ -344,7 +169,7 @@ int run_metrics(const metrics_cli_options& o) {
         }
         if (o.events.empty()) {
             if (csv) {
-                write_csv_row(out, file, summary_row(m), false);
+                write_csv_row(out, file, metrics_row(m), false);
             } else {
                 out << json_line(file, summary_json(m, o)) << "\n";
             }
