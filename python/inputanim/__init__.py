@@ -136,11 +136,17 @@ INDEX_COLUMNS = {
 }
 
 
-def _index_frame(rows):
+# The columns index(metrics=True) adds: the metrics (a dict as `inputanim metrics --json` gives
+# it, with measured_with; None for an invalid file) and, for a valid file that could not be
+# measured, why.
+METRICS_COLUMNS = {"metrics": object, "metrics_error": object}
+
+
+def _index_frame(rows, metrics=False):
     import pandas as pd
 
     columns = {}
-    for name, dtype in INDEX_COLUMNS.items():
+    for name, dtype in (INDEX_COLUMNS | METRICS_COLUMNS if metrics else INDEX_COLUMNS).items():
         values = [row.get(name) for row in rows]
         # object columns keep lists and dicts as they are.
         columns[name] = pd.Series(values, dtype=dtype) if dtype is object else pd.array(
@@ -179,15 +185,15 @@ def list_files(paths):
     return files, named
 
 
-def _index_result(result):
+def _index_result(result, metrics):
     rows, totals, notes = result
     for note in notes:
         warnings.warn(note, IndexWarning, stacklevel=3)
-    return _index_frame(rows)
+    return _index_frame(rows, metrics)
 
 
 def index_files(files, named=None, jobs=1, level="structure", layout="auto", limits=None,
-                sqlite=None, force=False):
+                sqlite=None, force=False, metrics=False):
     """index() of files that list_files() found (named: which were given by name, indexed
     whatever their content; by default all are found by a walk), without walking again. With
     sqlite, their rows also go into that database as `inputanim index --sqlite` writes them."""
@@ -195,11 +201,11 @@ def index_files(files, named=None, jobs=1, level="structure", layout="auto", lim
         named = [False] * len(files)
     return _index_result(
         _core.index_files(list(files), list(named), int(jobs), level, layout, _limits(limits),
-                          _database(sqlite), bool(force)))
+                          _database(sqlite), bool(force), bool(metrics)), metrics)
 
 
 def index(paths, jobs=None, level="structure", layout="auto", limits=None, sqlite=None,
-          force=False, prune=False, shard=None):
+          force=False, prune=False, shard=None, metrics=False):
     """Summarises every recording under `paths` (files, folders, globs) as `inputanim index
     --jsonl` does: a pandas DataFrame with one row per recording, its columns the JSON Lines
     fields (INDEX_COLUMNS; warnings a list of dicts, error a dict, null where the CLI has null or
@@ -210,7 +216,9 @@ def index(paths, jobs=None, level="structure", layout="auto", limits=None, sqlit
     sqlite: also keep the rows in that SQLite database, as `inputanim index --sqlite` does (the
     same schema; files it holds unchanged under the same options are not read again unless
     force); prune: delete the database's rows of files that are gone under the paths walked
-    whole; shard=(K, N): only the files of shard K of N (`index --shard K/N`).
+    whole; shard=(K, N): only the files of shard K of N (`index --shard K/N`); metrics: also
+    measure every valid recording (`index --metrics`): columns metrics and metrics_error
+    (METRICS_COLUMNS), and the summary columns in the database.
 
     Raises OSError for a path that does not exist, DatabaseError for a database that is not an
     inputanim index; warns (IndexWarning) of folders it cannot list."""
@@ -224,7 +232,7 @@ def index(paths, jobs=None, level="structure", layout="auto", limits=None, sqlit
     return _index_result(
         _core.index_paths(operands, int(jobs or os.cpu_count() or 1), level, layout,
                           _limits(limits), _database(sqlite), bool(force), bool(prune), int(k),
-                          int(n)))
+                          int(n), bool(metrics)), metrics)
 
 
 def merge_index(output, inputs):
@@ -247,6 +255,13 @@ def _database(name):
     if not name:
         raise ValueError("an empty database name")
     return name
+
+
+def _metrics_params(arguments):
+    params = {k: v for k, v in arguments.items() if k not in ("self", "kind", "pd")}
+    if params["max_samples"] is None:
+        del params["max_samples"]
+    return params
 
 
 # The source and joint of a curve path, and the channel: the columns of tidy().
@@ -316,6 +331,38 @@ class Recording:
     def mapped(self):
         """True when the bytes are a mapping of the named file, False for a copy in memory."""
         return self._core.mapped
+
+    def metrics(self, rate=60.0, joint="Palm", fixation_velocity=30.0, merge_gap=0.075,
+                merge_angle=0.5, min_fixation=0.1, max_samples=None):
+        """The metrics of docs/METRICS.md (hand tracking and pinches, hand and head motion, gaze
+        fixations and saccades, measured on the grid t0 + i / rate) as a one-row pandas
+        DataFrame with the columns of `inputanim metrics --csv` (left_*, right_*, head_*, gaze_*;
+        NaN/None for a group the recording lacks). Runs without the GIL. Raises ValueError for
+        parameters or a grid measure() refuses (more than max_samples samples, say)."""
+        import pandas as pd
+
+        rows = self._core.measure(_metrics_params(locals()), None)
+        return pd.DataFrame(rows)
+
+    def events(self, kind, rate=60.0, joint="Palm", fixation_velocity=30.0, merge_gap=0.075,
+               merge_angle=0.5, min_fixation=0.1, max_samples=None):
+        """The events of one kind as a pandas DataFrame, `inputanim metrics --events KIND --csv`:
+        "tracking" (hand, event tracked or gap, start, end, duration, start_sample, end_sample),
+        "pinch" (hand, start, ...), "fixations" (start, ..., direction_x/y/z, origin_x/y/z) or
+        "saccades" (start, ..., amplitude). Times are seconds, angles degrees."""
+        import pandas as pd
+
+        params = _metrics_params(locals())
+        rows = self._core.measure(params, kind)
+        columns = _core.event_columns(kind)
+        table = {}
+        for name, is_vector in columns:
+            if is_vector:
+                for axis, suffix in enumerate("xyz"):
+                    table[f"{name}_{suffix}"] = [row[name][axis] for row in rows]
+            else:
+                table[name] = [row[name] for row in rows]
+        return pd.DataFrame(table)
 
     def check(self):
         """Validates the content at level full (reading every keyframe): (warnings, error), the

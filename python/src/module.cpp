@@ -22,12 +22,15 @@
 #include <utility>
 #include <vector>
 
+#include "ceilings.hpp"
 #include "indexer.hpp"
 #include "inputanim/evaluate.hpp"
 #include "inputanim/guard.hpp"
 #include "inputanim/input.hpp"
+#include "inputanim/metrics.hpp"
 #include "inputanim/recording.hpp"
 #include "inputanim/validate.hpp"
+#include "metrics_json.hpp"
 #include "report_json.hpp"
 
 namespace py = pybind11;
@@ -362,6 +365,63 @@ class open_recording {
         return d;
     }
 
+    // The metrics (metrics.hpp) as the dict of `inputanim metrics --csv`'s fields, in its order;
+    // with `kind`, the events of that kind as such dicts instead. Raises ValueError for options
+    // or a grid that measure() refuses.
+    py::list measure_fields(const py::dict& params, const std::optional<std::string>& kind) const {
+        metrics_options options;
+        for (const auto& [key, value] : params) {
+            const std::string name = py::cast<std::string>(key);
+            if (name == "rate") {
+                options.rate = py::cast<double>(value);
+            } else if (name == "joint") {
+                const std::string joint = py::cast<std::string>(value);
+                const auto j = std::find(joint_names.begin(), joint_names.end(), joint);
+                if (j == joint_names.end()) throw py::value_error("no joint named '" + joint + "'");
+                options.joint = static_cast<inputanim::joint>(j - joint_names.begin());
+            } else if (name == "fixation_velocity") {
+                options.fixation_velocity = py::cast<double>(value);
+            } else if (name == "merge_gap") {
+                options.merge_gap = py::cast<double>(value);
+            } else if (name == "merge_angle") {
+                options.merge_angle = py::cast<double>(value);
+            } else if (name == "min_fixation") {
+                options.min_fixation = py::cast<double>(value);
+            } else if (name == "max_samples") {
+                options.max_samples = py::cast<std::uint64_t>(value);
+            } else {
+                throw py::value_error("unknown metrics parameter '" + name + "'");
+            }
+        }
+        if (const std::error_code ec = options.problem()) throw py::value_error(ec.message());
+        if (kind && *kind != "tracking" && *kind != "pinch" && *kind != "fixations" &&
+            *kind != "saccades") {
+            throw py::value_error(
+                "kind must be 'tracking', 'pinch', 'fixations' or 'saccades', "
+                "not '" +
+                *kind + "'");
+        }
+        recording_metrics m;
+        // The collector keeps a view of the kind's name.
+        const std::string wanted = kind.value_or("");
+        cli::event_collector events(wanted);
+        std::error_code ec;
+        read_without_gil(*src_, [&] { ec = measure(rec(), options, m, kind ? &events : nullptr); });
+        if (ec) throw py::value_error(ec.message());
+        const auto as_dict = [](const cli::fields& f) {
+            py::dict d;
+            for (const auto& [name, value] : f) d[text(name)] = to_python(value);
+            return d;
+        };
+        py::list rows;
+        if (!kind) {
+            rows.append(as_dict(cli::metrics_row(m)));
+            return rows;
+        }
+        for (const cli::fields& f : cli::event_rows(events, *kind)) rows.append(as_dict(f));
+        return rows;
+    }
+
     // The warnings of a validation at level full (which reads every keyframe), and its error,
     // None when the content is valid.
     py::tuple check() const {
@@ -563,7 +623,8 @@ class python_run final : public cli::index_observer {
 
 cli::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
                               const std::string& layout_name, const py::dict& limit_values,
-                              bool force, bool prune, unsigned shard, unsigned shards) {
+                              bool force, bool prune, unsigned shard, unsigned shards,
+                              bool metrics) {
     if (shards == 0 || shard >= shards) throw py::value_error("shard must be (K, N), 0 <= K < N");
     cli::index_plan plan;
     plan.how = options_of(level_name, layout_name, limit_values, 1);
@@ -572,6 +633,11 @@ cli::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
     plan.prune = prune;
     plan.shard = shard;
     plan.shards = shards;
+    if (metrics) {
+        // As `inputanim index --metrics`.
+        plan.metrics.emplace();
+        plan.metrics->max_samples = cli::default_max_rows;
+    }
     return plan;
 }
 
@@ -580,11 +646,11 @@ cli::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
 py::tuple index_paths(const py::list& operand_names, unsigned jobs, const std::string& level_name,
                       const std::string& layout_name, const py::dict& limit_values,
                       const std::optional<std::string>& sqlite, bool force, bool prune,
-                      unsigned shard, unsigned shards) {
+                      unsigned shard, unsigned shards, bool metrics) {
     const std::vector<std::string> operands = name_bytes(operand_names);
-    python_run r(
-        index_plan_of(jobs, level_name, layout_name, limit_values, force, prune, shard, shards),
-        sqlite);
+    python_run r(index_plan_of(jobs, level_name, layout_name, limit_values, force, prune, shard,
+                               shards, metrics),
+                 sqlite);
     r.run([&](cli::indexer& run) {
         for (const std::string& operand : operands) run.add_operand(operand);
     });
@@ -596,11 +662,12 @@ py::tuple index_paths(const py::list& operand_names, unsigned jobs, const std::s
 py::tuple index_files(const py::list& path_names, const std::vector<bool>& named, unsigned jobs,
                       const std::string& level_name, const std::string& layout_name,
                       const py::dict& limit_values, const std::optional<std::string>& sqlite,
-                      bool force) {
+                      bool force, bool metrics) {
     const std::vector<std::string> paths = name_bytes(path_names);
     if (paths.size() != named.size()) throw py::value_error("paths and named differ in length");
-    python_run r(index_plan_of(jobs, level_name, layout_name, limit_values, force, false, 0, 1),
-                 sqlite);
+    python_run r(
+        index_plan_of(jobs, level_name, layout_name, limit_values, force, false, 0, 1, metrics),
+        sqlite);
     r.run([&](cli::indexer& run) {
         for (std::size_t i = 0; i < paths.size(); ++i) run.add_listed(paths[i], named[i]);
     });
@@ -707,6 +774,7 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("summary", &open_recording::summary_dict)
         .def("curves", &open_recording::curves)
         .def("check", &open_recording::check)
+        .def("measure", &open_recording::measure_fields, py::arg("params"), py::arg("kind"))
         .def("markers", &open_recording::markers)
         .def("sample", &open_recording::sample, py::arg("rate"), py::arg("globs"), py::arg("start"),
              py::arg("stop"), py::arg("curve_major") = false);
@@ -721,12 +789,22 @@ PYBIND11_MODULE(_core, m) {
     m.def("list_files", &list_files, py::arg("operands"));
     m.def("index_paths", &index_paths, py::arg("operands"), py::arg("jobs"), py::arg("level"),
           py::arg("layout"), py::arg("limits"), py::arg("sqlite"), py::arg("force"),
-          py::arg("prune"), py::arg("shard"), py::arg("shards"));
+          py::arg("prune"), py::arg("shard"), py::arg("shards"), py::arg("metrics"));
     m.def("index_files", &index_files, py::arg("paths"), py::arg("named"), py::arg("jobs"),
           py::arg("level"), py::arg("layout"), py::arg("limits"), py::arg("sqlite"),
-          py::arg("force"));
+          py::arg("force"), py::arg("metrics"));
     m.def("merge_index", &merge_index, py::arg("output"), py::arg("inputs"));
     m.def("upload_limits", &upload_limits_dict);
+    m.def(
+        "event_columns",
+        [](const std::string& kind) {
+            py::list columns;
+            for (const auto& [name, value] : cli::event_header(kind)) {
+                columns.append(py::make_tuple(text(name), value.is_array()));
+            }
+            return columns;
+        },
+        py::arg("kind"));
     m.def("curve_paths", [] {
         py::list l;
         for (std::size_t i = 0; i < curve_id_count; ++i) l.append(text(curve_path(curve_id(i))));

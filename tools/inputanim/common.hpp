@@ -14,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ceilings.hpp"
 #include "inputanim/inputanim.hpp"
 #include "text.hpp"
 
@@ -40,12 +41,6 @@ command add_dump_command(CLI::App& app);
 command add_serve_command(CLI::App& app);
 command add_view_command(CLI::App& app);
 command add_metrics_command(CLI::App& app);
-
-// The ceilings of the commands that evaluate a recording held whole (sample, metrics): a gzip file
-// or standard input is read into memory up to the bytes, and a grid with more rows (a mistyped
-// rate) is refused before anything is evaluated or written.
-inline constexpr std::uint64_t default_max_whole_bytes = std::uint64_t{1} << 30;
-inline constexpr std::uint64_t default_max_rows = 10'000'000;
 
 // The options of a command that checks files.
 struct check_options {

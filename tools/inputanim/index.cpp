@@ -41,6 +41,7 @@ struct index_options {
     inputanim::limits limits{};
     bool force = false;
     bool prune = false;
+    bool metrics = false;
     // --shard K/N: this run takes the files whose shard_of(path, N) is K.
     unsigned shard = 0;
     unsigned shards = 1;
@@ -235,6 +236,10 @@ int run_index(index_options& o) {
         plan.prune = o.prune;
         plan.shard = o.shard;
         plan.shards = o.shards;
+        if (o.metrics) {
+            plan.metrics.emplace();
+            plan.metrics->max_samples = default_max_rows;
+        }
         indexer run(plan, store.get(), observer);
         try {
             for (const std::string& operand : o.paths) run.add_operand(operand);
@@ -307,6 +312,9 @@ command add_index_command(CLI::App& app) {
                   "Delete the database rows of files that are gone, under the PATHs this run could "
                   "walk whole")
         ->needs(sqlite);
+    cmd->add_flag("--metrics", o->metrics,
+                  "Also measure every valid recording (docs/METRICS.md, default parameters): "
+                  "\"metrics\" in JSON Lines, summary columns in SQLite");
     cmd->add_option_function<std::string>(
            "--shard",
            [o](const std::string& text) {

@@ -4,6 +4,8 @@
 #include <array>
 #include <span>
 
+#include "ceilings.hpp"
+
 namespace inputanim::cli {
 
 namespace {
@@ -25,6 +27,8 @@ bool open_file(file_result& r, input& file) {
     r.outcome = file_outcome::recording;
     r.bytes = 0;
     r.failure.clear();
+    r.metrics.reset();
+    r.metrics_failure.clear();
     file = input::open(r.path, r.failure);
     if (r.failure) {
         r.outcome = file_outcome::unreadable;
@@ -54,9 +58,33 @@ bool read_alone(const input& file, std::error_code& io) {
     return gzip;
 }
 
+// Measures the valid recording in `bytes` (under the guard when it is a mapping); a truncated
+// mapping makes the file unreadable.
+void measure_into(file_result& r, std::span<const std::byte> bytes, bool mapped,
+                  const validate_options& how, const metrics_options& metrics) {
+    recording rec;
+    recording_metrics m;
+    std::error_code failure;
+    const auto run = [&] {
+        const error e = rec.open(bytes, read_options{how.layout, how.limits});
+        failure = e ? make_error_code(e.code) : measure(rec, metrics, m);
+    };
+    if (!mapped) {
+        run();
+    } else if (guarded(bytes, run)) {
+        return mark_cut(r);
+    }
+    if (failure) {
+        r.metrics_failure = failure;
+    } else {
+        r.metrics = m;
+    }
+}
+
 // A gzip file or a stream, validated as it is inflated or read. A gzip file found by the walk is
 // a recording when its first inflated bytes are (a prefix of) the magic.
-void index_alone(file_result& r, input& file, const validate_options& how) {
+void index_alone(file_result& r, input& file, const validate_options& how,
+                 const std::optional<metrics_options>& metrics) {
     if (!r.named && file.is_mapped()) {
         std::array<std::byte, sizeof file_magic> head{};
         std::error_code io;
@@ -71,12 +99,34 @@ void index_alone(file_result& r, input& file, const validate_options& how) {
     if (c.io) return mark_cut(r, c.io);
     r.rep = c.rep;
     r.bytes = c.bytes;
+    if (!metrics || !r.rep.valid()) return;
+    if (!file.is_mapped()) {
+        // Standard input is read once, by the validation.
+        r.metrics_failure = std::make_error_code(std::errc::operation_not_supported);
+        return;
+    }
+    // A gzip file: inflated again, into memory, as `inputanim metrics` reads it (the validation
+    // read the input through).
+    std::error_code io;
+    input again = input::open(r.path, io);
+    if (io) return mark_cut(r, io);
+    std::vector<std::byte> storage;
+    validate_options whole = how;
+    whole.limits.max_bytes = std::min(how.limits.max_bytes, default_max_whole_bytes);
+    const whole_input w = read_whole(again, whole, storage);
+    if (w.io) return mark_cut(r, w.io);
+    if (w.invalid) {
+        r.metrics_failure = make_error_code(w.invalid.code);
+        return;
+    }
+    measure_into(r, w.bytes, w.mapped, how, *metrics);
 }
 
 // Opens, maps, validates and unmaps the files of `batch` (at most batch_width) together: the
 // many-inputs validate() overlaps the cache misses of their structure walks. gzip files and
 // streams are validated one at a time.
-void index_batch(std::span<file_result* const> batch, const validate_options& how) {
+void index_batch(std::span<file_result* const> batch, const validate_options& how,
+                 const std::optional<metrics_options>& metrics) {
     std::array<input, batch_width> files;
     std::array<std::span<const std::byte>, batch_width> inputs;
     std::array<report, batch_width> reports;
@@ -88,7 +138,7 @@ void index_batch(std::span<file_result* const> batch, const validate_options& ho
         if (!open_file(r, files[i])) continue;
         std::error_code io;
         if (read_alone(files[i], io)) {
-            index_alone(r, files[i], how);
+            index_alone(r, files[i], how, metrics);
             continue;
         }
         if (io) {
@@ -112,16 +162,22 @@ void index_batch(std::span<file_result* const> batch, const validate_options& ho
     for (std::size_t k = 0; k < n; ++k) {
         if (reports[k].error.code == errc::io_error) {
             mark_cut(*targets[k]);
-        } else {
-            targets[k]->rep = reports[k];
+            continue;
         }
+        targets[k]->rep = reports[k];
+        if (metrics && reports[k].valid())
+            measure_into(*targets[k], inputs[k], true, how, *metrics);
     }
 }
 
 }  // namespace
 
-index_pool::index_pool(unsigned jobs, std::size_t window, validate_options how, sink done)
-    : how_(how), done_(std::move(done)), slots_(std::max<std::size_t>(window, 1)) {
+index_pool::index_pool(unsigned jobs, std::size_t window, validate_options how,
+                       std::optional<metrics_options> metrics, sink done)
+    : how_(how),
+      metrics_(metrics),
+      done_(std::move(done)),
+      slots_(std::max<std::size_t>(window, 1)) {
     workers_.reserve(jobs);
     for (unsigned i = 0; i < jobs; ++i) workers_.emplace_back([this] { work(); });
 }
@@ -152,7 +208,7 @@ void index_pool::work() {
             batch[i] = &slots_[(first + i) % slots_.size()].result;
         }
         lock.unlock();
-        index_batch({batch.data(), count}, how_);
+        index_batch({batch.data(), count}, how_, metrics_);
         lock.lock();
         for (std::size_t i = 0; i < count; ++i) slots_[(first + i) % slots_.size()].done = true;
         completed_ += count;

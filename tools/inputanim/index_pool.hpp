@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "inputanim/inputanim.hpp"
+#include "inputanim/metrics.hpp"
 
 namespace inputanim::cli {
 
@@ -61,14 +62,20 @@ struct file_result {
     // "unreadable" when the file could not be opened or mapped, "io_error" when reading the
     // mapping failed (the file was truncated while it was read).
     const char* failure_code = "";
+
+    // With metrics asked for: those of a valid recording, or why it could not be measured.
+    std::optional<recording_metrics> metrics;
+    std::error_code metrics_failure;
 };
 
 class index_pool {
   public:
     using sink = std::function<void(file_result&)>;
 
-    // `done` runs on the main thread, inside next() and finish(), once per file in order.
-    index_pool(unsigned jobs, std::size_t window, validate_options how, sink done);
+    // `done` runs on the main thread, inside next() and finish(), once per file in order. With
+    // `metrics`, every valid recording is also measured (metrics.hpp).
+    index_pool(unsigned jobs, std::size_t window, validate_options how,
+               std::optional<metrics_options> metrics, sink done);
     ~index_pool();
     index_pool(const index_pool&) = delete;
     index_pool& operator=(const index_pool&) = delete;
@@ -95,6 +102,7 @@ class index_pool {
     bool ready_to_drain() const;
 
     validate_options how_;
+    std::optional<metrics_options> metrics_;
     sink done_;
     std::vector<slot> slots_;
     std::mutex mutex_;

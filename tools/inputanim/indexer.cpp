@@ -8,6 +8,7 @@
 #include <system_error>
 #include <utility>
 
+#include "metrics_json.hpp"
 #include "report_json.hpp"
 #include "text.hpp"
 
@@ -21,6 +22,26 @@ file_stamp stamp_of(const struct stat& st) {
     return {static_cast<std::uint64_t>(st.st_size),
             static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
             static_cast<std::uint64_t>(st.st_ino)};
+}
+
+nlohmann::json stored_options(const index_plan& plan) {
+    nlohmann::json options = options_json(plan.how);
+    if (plan.metrics) options["metrics"] = metrics_options_json(*plan.metrics);
+    return options;
+}
+
+// The name of why a valid recording could not be measured.
+std::string metrics_failure_name(const std::error_code& ec) {
+    if (ec.category() == metrics_error_category()) {
+        return std::string(metrics_error_name(static_cast<metrics_error>(ec.value())));
+    }
+    if (ec.category() == grid_error_category()) {
+        return std::string(grid_error_name(static_cast<grid_error>(ec.value())));
+    }
+    if (ec.category() == error_category()) {
+        return std::string(error_name(static_cast<errc>(ec.value())));
+    }
+    return "not_measured";
 }
 
 std::int64_t now_ns() {
@@ -137,9 +158,10 @@ indexer::indexer(const index_plan& plan, sqlite_store* store, index_observer& ob
       observer_(observer),
       indexed_at_(now_ns()),
       checked_with_(options_json(plan.how)),
-      checked_with_text_(checked_with_.dump()),
+      stored_options_(stored_options(plan)),
+      stored_options_text_(stored_options_.dump()),
       pool_(std::max(1u, plan.jobs), std::clamp<std::size_t>(std::size_t{64} * plan.jobs, 64, 8192),
-            plan.how, [this](file_result& r) { take(r); }) {}
+            plan.how, plan.metrics, [this](file_result& r) { take(r); }) {}
 
 void indexer::add_operand(const std::string& operand) {
     walk_adder adder(*this);
@@ -185,7 +207,7 @@ void indexer::add_file(const std::string& path, bool named, const struct stat* s
     r.outcome = file_outcome::recording;
     if (store_ && stamp && !plan_.force) {
         std::optional<known_file> known = store_->lookup(path);
-        if (known && known->stamp == stamp && known->options == checked_with_text_) {
+        if (known && known->stamp == stamp && known->options == stored_options_text_) {
             r.outcome = file_outcome::unchanged;
             r.known_valid = known->valid;
             r.known_report = std::move(known->report);
@@ -216,14 +238,37 @@ void indexer::take(file_result& r) {
                          {"error", {{"code", r.failure_code}, {"message", r.failure.message()}}},
                          {"checked_with", checked_with_}});
             break;
-        case file_outcome::recording:
+        case file_outcome::recording: {
             ++totals_.recordings;
             if (!r.rep.valid()) ++totals_.invalid;
-            line = json_line(r.path, report_json(r.rep, plan_.how, r.bytes));
+            nlohmann::json fields = report_json(r.rep, plan_.how, r.bytes);
+            if (plan_.metrics) add_metrics(fields, r);
+            line = json_line(r.path, std::move(fields));
             break;
+        }
     }
     observer_.row(r, line);
-    if (store_) store_->put(r, checked_with_, line, indexed_at_);
+    if (store_) store_->put(r, stored_options_, line, indexed_at_);
+}
+
+// "metrics" (with "measured_with"), null for an invalid file or one that could not be measured;
+// "metrics_error" says why for a valid one.
+void indexer::add_metrics(nlohmann::json& fields, const file_result& r) const {
+    if (!r.metrics) {
+        fields["metrics"] = nullptr;
+        if (r.metrics_failure) {
+            const bool stream = r.metrics_failure == std::errc::operation_not_supported;
+            fields["metrics_error"] = {
+                {"code", metrics_failure_name(r.metrics_failure)},
+                {"message", stream ? "standard input is read once, by the validation; measure it "
+                                     "with inputanim metrics"
+                                   : r.metrics_failure.message()}};
+        }
+        return;
+    }
+    nlohmann::json m = metrics_json(*r.metrics);
+    m["measured_with"] = stored_options_["metrics"];
+    fields["metrics"] = std::move(m);
 }
 
 // Removes the rows of files this run did not find, only under the operands it walked whole: one

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +57,8 @@ struct index_plan {
     // Only the files whose shard_of(path, shards) is `shard`.
     unsigned shard = 0;
     unsigned shards = 1;
+    // Also measure every valid recording (index --metrics): its row gets "metrics".
+    std::optional<metrics_options> metrics;
 };
 
 struct index_totals {
@@ -98,7 +101,6 @@ class indexer {
     void finish();
 
     const index_totals& counts() const { return totals_; }
-    const nlohmann::json& checked_with() const { return checked_with_; }
 
   private:
     class walk_adder;
@@ -107,6 +109,7 @@ class indexer {
     void add_file(const std::string& path, bool named, const struct stat* st);
     void other_file(std::string_view path);
     void take(file_result& r);
+    void add_metrics(nlohmann::json& fields, const file_result& r) const;
     void prune();
 
     index_plan plan_;
@@ -114,7 +117,10 @@ class indexer {
     index_observer& observer_;
     const std::int64_t indexed_at_;
     const nlohmann::json checked_with_;
-    const std::string checked_with_text_;
+    // What the database keeps of the options a row was made with (checked_with, and with
+    // metrics their options under "metrics"): a row is reused only under the same.
+    const nlohmann::json stored_options_;
+    const std::string stored_options_text_;
     index_totals totals_;
     std::vector<std::pair<std::string, operand_kind>> operands_;
     // Last: its workers stop before the members they use go away.

@@ -15,8 +15,10 @@ namespace inputanim::cli {
 
 namespace {
 
-// Bumped when the tables change; a database of another version is refused, not altered.
-constexpr int schema_version = 2;
+// Bumped when the tables change. A database of schema 2 gains the metrics columns (added at the
+// end, so that its rows line up with a new database's); any other version is refused, not
+// altered.
+constexpr int schema_version = 3;
 // PRAGMA application_id of an inputanim index ("IAnx"): how a database is known to be one.
 constexpr std::int64_t application_id = 0x49416e78;
 
@@ -49,7 +51,15 @@ CREATE TABLE recordings (
     inode          INTEGER,
     checked_with   TEXT NOT NULL,
     report         TEXT NOT NULL,
-    indexed_at     INTEGER NOT NULL
+    indexed_at     INTEGER NOT NULL,
+    left_path_length       REAL,
+    right_path_length      REAL,
+    left_pinches           INTEGER,
+    right_pinches          INTEGER,
+    left_coverage          REAL,
+    right_coverage         REAL,
+    fixations              INTEGER,
+    mean_fixation_duration REAL
 );
 CREATE TABLE warnings (
     path     TEXT NOT NULL REFERENCES recordings(path) ON DELETE CASCADE,
@@ -62,13 +72,26 @@ CREATE TABLE warnings (
 CREATE INDEX warnings_by_path ON warnings(path);
 )sql";
 
+// Schema 2 to 3: the columns of index --metrics.
+constexpr const char* add_metrics_columns = R"sql(
+ALTER TABLE recordings ADD COLUMN left_path_length REAL;
+ALTER TABLE recordings ADD COLUMN right_path_length REAL;
+ALTER TABLE recordings ADD COLUMN left_pinches INTEGER;
+ALTER TABLE recordings ADD COLUMN right_pinches INTEGER;
+ALTER TABLE recordings ADD COLUMN left_coverage REAL;
+ALTER TABLE recordings ADD COLUMN right_coverage REAL;
+ALTER TABLE recordings ADD COLUMN fixations INTEGER;
+ALTER TABLE recordings ADD COLUMN mean_fixation_duration REAL;
+)sql";
+
 constexpr const char* upsert_sql = R"sql(
 INSERT INTO recordings (path, valid, bytes, version, layout, has_camera, has_hands, has_gaze,
     curves, keyframes, markers, start, duration, warnings_found, error_code, error_offset,
     error_place, error_curve, error_keyframe, error_marker, error_limit, error_message, size,
-    mtime, inode, checked_with, report, indexed_at)
+    mtime, inode, checked_with, report, indexed_at, left_path_length, right_path_length,
+    left_pinches, right_pinches, left_coverage, right_coverage, fixations, mean_fixation_duration)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-    ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)
+    ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36)
 ON CONFLICT (path) DO UPDATE SET valid = excluded.valid, bytes = excluded.bytes,
     version = excluded.version, layout = excluded.layout, has_camera = excluded.has_camera,
     has_hands = excluded.has_hands, has_gaze = excluded.has_gaze, curves = excluded.curves,
@@ -80,7 +103,11 @@ ON CONFLICT (path) DO UPDATE SET valid = excluded.valid, bytes = excluded.bytes,
     error_limit = excluded.error_limit, error_message = excluded.error_message,
     size = excluded.size, mtime = excluded.mtime, inode = excluded.inode,
     checked_with = excluded.checked_with, report = excluded.report,
-    indexed_at = excluded.indexed_at
+    indexed_at = excluded.indexed_at, left_path_length = excluded.left_path_length,
+    right_path_length = excluded.right_path_length, left_pinches = excluded.left_pinches,
+    right_pinches = excluded.right_pinches, left_coverage = excluded.left_coverage,
+    right_coverage = excluded.right_coverage, fixations = excluded.fixations,
+    mean_fixation_duration = excluded.mean_fixation_duration
 )sql";
 
 // The columns of upsert_sql, by parameter number.
@@ -113,6 +140,14 @@ enum column : int {
     c_checked_with,
     c_report,
     c_indexed_at,
+    c_left_path_length,
+    c_right_path_length,
+    c_left_pinches,
+    c_right_pinches,
+    c_left_coverage,
+    c_right_coverage,
+    c_fixations,
+    c_mean_fixation_duration,
 };
 
 // Column `i` of the current row as bytes, whether TEXT or BLOB.
@@ -207,14 +242,14 @@ sqlite_store::sqlite_store(const std::string& file, bool track_seen) : track_see
     }
     try {
         sqlite3_busy_timeout(db_, 5000);
-        const bool create = check_identity();
+        const schema_change change = check_identity();
         // WAL: readers see the last committed batch while a run writes the next one.
         exec("PRAGMA journal_mode = WAL");
         exec("PRAGMA synchronous = NORMAL");
         exec("PRAGMA foreign_keys = ON");
-        if (create) {
+        if (change != schema_change::none) {
             exec("BEGIN IMMEDIATE");
-            exec(schema);
+            exec(change == schema_change::create ? schema : add_metrics_columns);
             exec(("PRAGMA application_id = " + std::to_string(application_id)).c_str());
             exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
             exec("COMMIT");
@@ -263,15 +298,18 @@ sqlite_store::identity sqlite_store::read_identity(const std::string& schema_nam
             read_int("SELECT count(*) FROM " + schema_name + ".sqlite_schema")};
 }
 
-bool sqlite_store::check_identity() {
+sqlite_store::schema_change sqlite_store::check_identity() {
     const identity found = read_identity("main");
     if (found.application_id == application_id) {
-        if (found.version == schema_version) return false;
+        if (found.version == schema_version) return schema_change::none;
+        if (found.version == 2) return schema_change::add_metrics;
         throw store_error("an inputanim index of schema " + std::to_string(found.version) +
                           ", not the schema " + std::to_string(schema_version) +
                           " of this version; index into a new file");
     }
-    if (found.application_id == 0 && found.version == 0 && found.objects == 0) return true;
+    if (found.application_id == 0 && found.version == 0 && found.objects == 0) {
+        return schema_change::create;
+    }
     if (found.application_id == 0 && found.version == 1) {
         throw store_error(
             "an inputanim index of schema 1, which did not record the options of its verdicts; "
@@ -376,6 +414,7 @@ void sqlite_store::put(const file_result& r, const nlohmann::json& options,
             if (!e["limit"].is_null()) u.bind(c_error_limit, e["limit"].get<std::string>());
             u.bind(c_error_message, e["message"].get<std::string>());
         }
+        if (r.metrics) bind_metrics(*r.metrics);
     }
     u.step();
     u.reset();
@@ -401,6 +440,25 @@ void sqlite_store::put(const file_result& r, const nlohmann::json& options,
         insert_seen_.reset();
     }
     changed();
+}
+
+void sqlite_store::bind_metrics(const recording_metrics& m) {
+    statement& u = upsert_;
+    const int path_length[] = {c_left_path_length, c_right_path_length};
+    const int pinches[] = {c_left_pinches, c_right_pinches};
+    const int coverage[] = {c_left_coverage, c_right_coverage};
+    for (std::size_t hand = 0; hand < 2; ++hand) {
+        if (!m.hands[hand]) continue;
+        u.bind(path_length[hand], m.hands[hand]->motion.path_length);
+        u.bind(pinches[hand], as_int(m.hands[hand]->pinches));
+        u.bind(coverage[hand], m.hands[hand]->coverage);
+    }
+    if (m.gaze) {
+        u.bind(c_fixations, as_int(m.gaze->fixations));
+        if (m.gaze->mean_fixation_duration) {
+            u.bind(c_mean_fixation_duration, *m.gaze->mean_fixation_duration);
+        }
+    }
 }
 
 void sqlite_store::seen(std::string_view path) {

@@ -96,8 +96,11 @@ class sqlite_store {
     };
 
     // Refuses (store_error) a database that is not empty and not an inputanim index of this
-    // schema; reads only. Returns whether the schema must be created.
-    bool check_identity();
+    // schema or the one before; reads only. Returns what must be done to the schema.
+    enum class schema_change : std::uint8_t { none, create, add_metrics };
+    schema_change check_identity();
+    // The metrics columns of the row being written.
+    void bind_metrics(const recording_metrics& m);
     // The application_id and user_version of the attached database `schema_name`, and how many
     // schema objects it has.
     struct identity {

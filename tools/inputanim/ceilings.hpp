@@ -1,0 +1,14 @@
+// Ceilings shared by the commands and the index.
+#pragma once
+
+#include <cstdint>
+
+namespace inputanim::cli {
+
+// The ceilings of the commands that evaluate a recording held whole (sample, metrics, and
+// index --metrics): a gzip file or standard input is read into memory up to the bytes, and a
+// grid with more rows (a mistyped rate) is refused before anything is evaluated or written.
+inline constexpr std::uint64_t default_max_whole_bytes = std::uint64_t{1} << 30;
+inline constexpr std::uint64_t default_max_rows = 10'000'000;
+
+}  // namespace inputanim::cli
