@@ -111,6 +111,33 @@ class Serve : public cli_fixture {
         return j;
     }
 
+    // What `inputanim metrics --level LEVEL ARGS... FILE` prints, each object without its path.
+    std::vector<json> metrics_of(const std::string& file, const std::vector<std::string>& args,
+                                 const std::string& level = "full") const {
+        std::vector<std::string> argv = {"metrics", "--json", "--level", level};
+        argv.insert(argv.end(), args.begin(), args.end());
+        argv.push_back(file);
+        const run_result r = run(argv);
+        EXPECT_EQ(r.status, 0) << r.err;
+        std::vector<json> objects = json_lines(r.out);
+        for (json& o : objects) o.erase("path");
+        return objects;
+    }
+
+    // The description's metrics and timeline events are what `inputanim metrics` measures with
+    // its default options: its object (but the path and the level), and its tables of
+    // `--events pinch` and `--events fixations`.
+    void expect_cli_metrics(const std::string& file, const json& d,
+                            const std::string& level = "full") const {
+        std::vector<json> summary = metrics_of(file, {}, level);
+        ASSERT_EQ(summary.size(), 1u);
+        summary[0]["measured_with"].erase("level");
+        EXPECT_EQ(d["metrics"], summary[0]);
+        EXPECT_EQ(d["events"]["pinch"], json(metrics_of(file, {"--events", "pinch"}, level)));
+        EXPECT_EQ(d["events"]["fixations"],
+                  json(metrics_of(file, {"--events", "fixations"}, level)));
+    }
+
     std::optional<server_process> server_;
 };
 
@@ -630,6 +657,11 @@ TEST_F(Serve, ViewServesEachFilesDescriptionAndResampledFrames) {
     EXPECT_EQ(d["frames_url"], "/api/recordings/0/frames");
     // Ten seconds at 60 Hz, both ends included.
     EXPECT_EQ(d["frames"], 601);
+    // The timeline's pinches of both hands and gaze fixations, and the metrics.
+    expect_cli_metrics(file, d);
+    EXPECT_GT(d["events"]["pinch"].size(), 0u);
+    EXPECT_GT(d["events"]["fixations"].size(), 0u);
+    EXPECT_EQ(d["metrics_note"], "");
 
     r = curl({s.url("/api/recordings/0/frames")});
     EXPECT_EQ(r.status, 200);
@@ -683,6 +715,7 @@ TEST_F(Serve, AnUploadToViewIsValidatedAndAnsweredWithItsFrames) {
     EXPECT_EQ(d["report"], validate_json(file, "mine.bin"));
     EXPECT_EQ(d["frames_url"], "");
     expect_library_values(recording(), d, frames);
+    expect_cli_metrics(file, d);
     EXPECT_EQ(frames, floats_of(listed.body));
     EXPECT_TRUE(
         s.log_has("\"POST /view?name=mine.bin\" 200 " + std::to_string(recording().size())));
@@ -714,6 +747,9 @@ TEST_F(Serve, AnInvalidUploadToViewStillPlaysItsGoodCurves) {
     EXPECT_GT(d["frames"].get<std::uint64_t>(), 0u);
     EXPECT_EQ(frames.size(), d["frames"].get<std::uint64_t>() * (d["curves"].size() + 1));
     EXPECT_NE(d["note"].get<std::string>().find("left out"), std::string::npos);
+    // Its structure is whole: measured as `inputanim metrics --level structure` measures it.
+    expect_cli_metrics(file, d, "structure");
+    EXPECT_NE(d["metrics_note"].get<std::string>().find("the file is invalid"), std::string::npos);
 }
 
 TEST_F(Serve, AStructurallyBrokenUploadToViewShowsWhatCameBeforeTheBreak) {
@@ -725,6 +761,46 @@ TEST_F(Serve, AStructurallyBrokenUploadToViewShowsWhatCameBeforeTheBreak) {
     EXPECT_GT(d["curves"].size(), 0u);
     EXPECT_LT(d["curves"].size(), curve_id_count);
     EXPECT_NE(d["note"].get<std::string>().find("structure breaks"), std::string::npos);
+    // Metrics of part of a recording would be wrong: none, and why.
+    EXPECT_EQ(d["metrics"], nullptr);
+    EXPECT_EQ(d["events"], nullptr);
+    EXPECT_NE(d["metrics_note"].get<std::string>().find("structure breaks"), std::string::npos);
+}
+
+TEST_F(Serve, AnUploadToViewTooLongToMeasureStillPlaysWithoutMetrics) {
+    // Only the camera, keyed from 0 to 17000 s: 1020001 samples at 60 Hz, past the upload's
+    // 1000000 (the frames, 8 columns, still fit their 64 MiB).
+    model m;
+    m.blocks = {true, false, false};
+    m[camera_curve(pose_channel::position_x)].keys = {{0.0f, 0.0f}, {17000.0f, 1.0f}};
+    server_process& s = start();
+    const std::string file = write_file("long.bin", m);
+    const auto [d, frames] = bundle_of(curl({"--data-binary", "@" + file, s.url("/view")}).body);
+    EXPECT_EQ(d["report"]["valid"], true);
+    EXPECT_EQ(d["frames"], 1020001);
+    EXPECT_EQ(frames.size(), 1020001u * 8);
+    EXPECT_EQ(d["metrics"], nullptr);
+    EXPECT_EQ(d["events"], nullptr);
+    EXPECT_EQ(d["metrics_note"],
+              "no metrics: more than 1000000 samples at 60 per second from 0 to 17000 s");
+}
+
+TEST_F(Serve, TheTimelineListsTheFirstTenThousandPinchesToEnd) {
+    // The left hand tracked throughout and pinching every other sample: 10001 pinches.
+    model m;
+    m[hand_state_curve(hand_state::left_tracked)].keys = {{0.0f, 1.0f}, {400.0f, 1.0f}};
+    std::vector<keyframe>& pinching = m[hand_state_curve(hand_state::left_pinching)].keys;
+    for (int i = 0; i <= 20002; ++i) {
+        pinching.push_back({static_cast<float>(i / 60.0), i % 2 == 0 && i < 20002 ? 1.0f : 0.0f});
+    }
+    const std::string file = write_file("pinches.bin", m);
+    server_process& s = start_view({file});
+    const json d = curl({s.url("/api/recordings/0")}).object();
+    EXPECT_EQ(d["metrics"]["hands"]["left"]["pinches"], 10001);
+    const std::vector<json> all = metrics_of(file, {"--events", "pinch"});
+    ASSERT_EQ(all.size(), 10001u);
+    EXPECT_EQ(d["events"]["pinch"], json(std::vector<json>(all.begin(), all.end() - 1)));
+    EXPECT_EQ(d["metrics_note"], "the timeline shows the first 10000 pinches of 10001");
 }
 
 TEST_F(Serve, AnUploadToViewOverTheByteCeilingIs413WithItsReport) {

@@ -346,6 +346,46 @@ class ViewerTest(unittest.TestCase):
             self.assertEqual("pinching" in right, state[1], (row[0], hud))
         self.assertIn((True, True), seen, "the generated recording pinches at some point")
 
+    def test_10_the_timeline_draws_pinches_and_fixations(self):
+        # What the description lists is what `inputanim metrics --events` gives.
+        events = self.js("return window.inputanim.events()")
+        for kind in ["pinch", "fixations"]:
+            r = run("metrics", "--json", "--events", kind, self.recording)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            expected = [json.loads(line) for line in r.stdout.splitlines()]
+            for e in expected:
+                del e["path"]
+            self.assertEqual(events[kind], expected, kind)
+            self.assertGreater(len(expected), 0, kind)
+        # One element per event, in its hand's lane or the fixations' lane.
+        lanes = {"left": "#lane-left", "right": "#lane-right", "fixations": "#lane-fixations"}
+        drawn = {k: self.driver.find_elements(By.CSS_SELECTOR, f"{lane} .event") for k, lane in lanes.items()}
+        for hand in ["left", "right"]:
+            self.assertEqual(len(drawn[hand]), len([e for e in events["pinch"] if e["hand"] == hand]), hand)
+        self.assertEqual(len(drawn["fixations"]), len(events["fixations"]))
+        # Placed on the slider's span: an event's left edge is its start.
+        s = self.state()
+        lane = self.driver.find_element(By.CSS_SELECTOR, lanes["fixations"]).rect
+        for e, box in zip(events["fixations"], drawn["fixations"]):
+            x = lane["x"] + lane["width"] * (e["start"] - s["start"]) / (s["end"] - s["start"])
+            self.assertAlmostEqual(box.rect["x"], x, delta=1, msg=e)
+        # A click on an event jumps to its start.
+        for kind, boxes in [("left", drawn["left"]), ("right", drawn["right"]), ("fixations", drawn["fixations"])]:
+            listed = events["fixations"] if kind == "fixations" else [e for e in events["pinch"] if e["hand"] == kind]
+            longest = max(range(len(listed)), key=lambda i: listed[i]["duration"])
+            self.js("window.inputanim.setTime(arguments[0])", s["end"])
+            boxes[longest].click()
+            self.assertAlmostEqual(self.state()["time"], listed[longest]["start"], delta=1e-6, msg=kind)
+        # The panel counts them as the metrics do.
+        metrics = json.loads(run("metrics", "--json", self.recording).stdout)
+        field = lambda name: self.driver.find_element(By.CSS_SELECTOR, f"#metrics-summary .field-{name}").text
+        self.assertTrue(field("left").startswith(f"{metrics['hands']['left']['pinches']} pinches ("))
+        self.assertTrue(field("right").startswith(f"{metrics['hands']['right']['pinches']} pinches ("))
+        self.assertTrue(field("gaze").startswith(f"{metrics['gaze']['fixations']} fixations ("))
+        self.assertEqual(severe_logs(self.driver), [])
+        self.screenshot("viewer-timeline.png")
+
+
 class UploadTest(unittest.TestCase):
     """`inputanim serve`'s page: the upload box, valid and invalid uploads."""
 
@@ -387,6 +427,9 @@ class UploadTest(unittest.TestCase):
         self.assertEqual(field("curve"), "camera.position.x")
         self.assertEqual(field("keyframe"), "1")
         self.assertIn("camera.position.x", self.driver.find_element(By.ID, "note").text)
+        # Its structure is whole: measured, and the panel says it was measured although invalid.
+        self.assertIn("invalid", self.driver.find_element(By.ID, "metrics-note").text)
+        self.assertGreater(len(self.driver.find_elements(By.CSS_SELECTOR, "#lanes .event")), 0)
         state = self.driver.execute_script("return window.inputanim.state()")
         self.assertGreater(state["end"], 3)
         self.driver.save_screenshot(os.path.join(ARGS.out, "viewer-invalid-upload.png"))
@@ -398,6 +441,21 @@ class UploadTest(unittest.TestCase):
         self.driver.find_element(By.ID, "play").click()
         WebDriverWait(self.driver, 20, poll_frequency=0.05).until(
             lambda d: d.execute_script("return window.inputanim.state().time") > 0.2)
+        self.assertEqual(severe_logs(self.driver), [])
+
+    def test_3_a_file_cut_short_plays_without_lanes_and_says_why(self):
+        with open(self.good, "rb") as f:
+            data = f.read()
+        cut = os.path.join(self.dir, "cut.bin")
+        with open(cut, "wb") as f:
+            f.write(data[: len(data) // 2])
+        self.upload(cut)
+        WebDriverWait(self.driver, 30).until(
+            lambda d: "structure breaks" in d.find_element(By.ID, "metrics-summary").text)
+        self.assertEqual(self.driver.execute_script("return window.inputanim.events()"), None)
+        self.assertFalse(self.driver.find_element(By.ID, "lanes").is_displayed())
+        self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, "#lanes .event"), [])
+        self.assertEqual(self.driver.find_element(By.ID, "verdict").text, "invalid")
         self.assertEqual(severe_logs(self.driver), [])
 
 

@@ -69,7 +69,7 @@ int run_view(const view_options& o) {
         site->names.push_back(name);
         site->recordings.push_back(prepare_recording(
             name, whole.bytes, whole.mapped, c.rep, c.bytes, c.compressed_bytes, how, o.rate,
-            viewer_max_frame_bytes, url + "/frames",
+            viewer_max_frame_bytes, default_max_rows, url + "/frames",
             whole.invalid ? "the recording could not be read whole: nothing to play" : ""));
         if (!c.rep.valid()) {
             std::cerr << "inputanim view: " << name << ": invalid: " << error_text(c.rep.error)

@@ -7,10 +7,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
+#include "metrics_json.hpp"
 #include "report_json.hpp"
 
 namespace inputanim::cli {
@@ -67,14 +69,103 @@ std::span<const std::byte> inflate_upload(std::span<const std::byte> body,
     return whole.bytes;
 }
 
+// The timeline's events as measure() sends them, each kind into the collector event_rows reads
+// (the rows `inputanim metrics --events pinch` and `--events fixations` print), up to
+// viewer_max_events of a kind: those after are counted by the metrics alone.
+struct timeline_events final : metrics_sink {
+    event_collector pinches{"pinch"};
+    event_collector fixations{"fixations"};
+
+    void pinch(side s, const grid_interval& g) override {
+        if (pinches.hand_events.size() < viewer_max_events) pinches.pinch(s, g);
+    }
+    void fixation(const inputanim::fixation& f) override {
+        if (fixations.fixations.size() < viewer_max_events) fixations.fixation(f);
+    }
+};
+
+nlohmann::json event_list(event_collector& e, std::string_view kind) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const fields& f : event_rows(e, kind)) list.push_back(object_of(f));
+    return list;
+}
+
+// The description's "metrics" (the object of `inputanim metrics --json` but its path), "events"
+// and "metrics_note": measured on metrics_options{} like `inputanim metrics` without options, or
+// null with the reason.
+struct timeline_metrics {
+    nlohmann::json metrics;
+    nlohmann::json events;
+    std::string note;
+};
+
+// Why measure() refused, for a person.
+std::string measure_problem(const std::error_code& ec, const recording& rec,
+                            const metrics_options& o) {
+    if (ec == grid_error::too_many_rows) {
+        const summary& s = rec.summary();
+        return "no metrics: more than " + std::to_string(o.max_samples) + " samples at " +
+               number_text(o.rate) + " per second from " + number_text(s.start.value_or(0.0f)) +
+               " to " + number_text(s.duration.value_or(0.0f)) + " s";
+    }
+    if (ec == grid_error::bad_time) return "no metrics: the recording's key times are not finite";
+    if (ec == metrics_error::shared_times) {
+        return "no metrics: at " + number_text(o.rate) +
+               " per second consecutive samples share a float32 time (key times this far from 0 "
+               "are too coarse)";
+    }
+    return "no metrics: " + ec.message();
+}
+
+timeline_metrics measure_timeline(const recording& rec, std::span<const std::byte> bytes,
+                                  bool mapped, bool valid, std::uint64_t max_samples) {
+    metrics_options options;
+    options.max_samples = max_samples;
+    recording_metrics m;
+    timeline_events events;
+    std::error_code ec;
+    const auto run = [&] { ec = measure(rec, options, m, &events); };
+    timeline_metrics out;
+    if (const std::error_code io = mapped ? guarded(bytes, run) : (run(), std::error_code{})) {
+        out.note = "no metrics: the file could not be read: " + io.message();
+        return out;
+    }
+    if (ec) {
+        out.note = measure_problem(ec, rec, options);
+        return out;
+    }
+    out.metrics = metrics_json(m);
+    out.metrics["measured_with"] = metrics_options_json(options);
+    out.events = {{"pinch", event_list(events.pinches, "pinch")},
+                  {"fixations", event_list(events.fixations, "fixations")}};
+    const auto add_note = [&](const std::string& n) {
+        out.note += (out.note.empty() ? "" : "; ") + n;
+    };
+    if (!valid) {
+        add_note(
+            "measured although the file is invalid (as inputanim metrics --level structure "
+            "measures it)");
+    }
+    const auto listed = [&](const char* kind, std::size_t shown, std::uint64_t all) {
+        if (shown < all) {
+            add_note("the timeline shows the first " + std::to_string(shown) + " " + kind + " of " +
+                     std::to_string(all));
+        }
+    };
+    listed("pinches", out.events["pinch"].size(),
+           (m.hands[0] ? m.hands[0]->pinches : 0) + (m.hands[1] ? m.hands[1]->pinches : 0));
+    listed("fixations", out.events["fixations"].size(), m.gaze ? m.gaze->fixations : 0);
+    return out;
+}
+
 }  // namespace
 
 viewer_recording prepare_recording(std::string_view name, std::span<const std::byte> bytes,
                                    bool mapped, const report& rep, std::uint64_t file_bytes,
                                    std::optional<std::uint64_t> compressed_bytes,
                                    const validate_options& how, double rate,
-                                   std::uint64_t max_frame_bytes, std::string_view frames_url,
-                                   std::string_view note) {
+                                   std::uint64_t max_frame_bytes, std::uint64_t max_samples,
+                                   std::string_view frames_url, std::string_view note) {
     viewer_recording out;
     recording rec;
     error structural;
@@ -145,6 +236,15 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
         why = "the curve with the invalid keyframe is left out; the other curves play";
     }
     if (why.empty() && rows == 0) why = "no curve has a keyframe: nothing to play";
+    timeline_metrics measured;
+    if (io) {
+        measured.note = "no metrics: the file could not be read";
+    } else if (structural) {
+        measured.note =
+            "no metrics: the structure breaks at byte " + std::to_string(structural.offset);
+    } else {
+        measured = measure_timeline(rec, bytes, mapped, rep.valid(), max_samples);
+    }
     nlohmann::json description = {
         {"name", name},
         {"rate", rate},
@@ -157,6 +257,9 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
         {"markers", std::move(markers)},
         {"report", report_json(rep, how, file_bytes, compressed_bytes)},
         {"note", why},
+        {"metrics", std::move(measured.metrics)},
+        {"events", std::move(measured.events)},
+        {"metrics_note", std::move(measured.note)},
         {"frames_url", frames_url},
     };
     add_path(description["report"], name);
@@ -248,9 +351,9 @@ viewer_response viewer_upload(std::string_view name, std::span<const std::byte> 
         if (bytes.empty()) note = "the gzip upload could not be inflated whole: nothing to play";
     }
     viewer_response r;
-    r.body = viewer_bundle(prepare_recording(name, bytes, false, rep, recording_bytes,
-                                             compressed_bytes, how, viewer_default_rate,
-                                             viewer_max_upload_frame_bytes, "", note));
+    r.body = viewer_bundle(prepare_recording(
+        name, bytes, false, rep, recording_bytes, compressed_bytes, how, viewer_default_rate,
+        viewer_max_upload_frame_bytes, viewer_max_upload_samples, "", note));
     r.content_type = "application/vnd.inputanim.view";
     return r;
 }

@@ -1,7 +1,7 @@
 // The browser viewer's side of the HTTP server (docs/VIEWER.md): the page at GET /, and each
 // recording as the page reads it -- a small JSON description (curve paths, rate, markers, the
-// validation report) and the curves resampled by the library's resampler as little-endian float32
-// frames. The page never receives the file itself.
+// validation report, the metrics and the timeline's events) and the curves resampled by the
+// library's resampler as little-endian float32 frames. The page never receives the file itself.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +24,13 @@ inline constexpr std::uint64_t viewer_max_frame_bytes = std::uint64_t{256} << 20
 inline constexpr std::uint64_t viewer_max_upload_frame_bytes = std::uint64_t{64} << 20;
 // Uploads to POST /view answered at once; more are answered 503 (each holds its body and frames).
 inline constexpr std::size_t viewer_max_uploads = 4;
+// The metrics and the timeline's events are measured on the metrics' own grid (metrics_options{},
+// 60 Hz whatever the frames' rate), up to a number of grid samples: for an upload about 4.6 hours
+// (a longer one is shown without them; `view` passes the ceiling of `inputanim metrics`).
+inline constexpr std::uint64_t viewer_max_upload_samples = 1'000'000;
+// The most events of each kind (pinches of both hands, fixations) the description lists: the
+// first to end. The metrics count them all.
+inline constexpr std::size_t viewer_max_events = 10'000;
 
 // One recording ready to be sent: its description (JSON text) and its frames, row after row,
 // each row the row's time then one value per column of the description.
@@ -34,15 +41,17 @@ struct viewer_recording {
 
 // Resamples `bytes` (a whole recording, already checked by `rep`) at `rate` Hz from its first key
 // time to its duration, into at most `max_frame_bytes`. A curve the report names as invalid is left
-// out, and so are the curves after a structural error; what remains still plays. Reads `bytes`
-// under guarded() when `mapped`. `frames_url` is what the description tells the page to fetch the
-// frames from (empty: the frames come in the same response, see viewer_bundle).
+// out, and so are the curves after a structural error; what remains still plays. A recording whose
+// structure is whole is also measured (measure(), at most `max_samples` grid samples) for the
+// metrics and the timeline's pinches and fixations. Reads `bytes` under guarded() when `mapped`.
+// `frames_url` is what the description tells the page to fetch the frames from (empty: the frames
+// come in the same response, see viewer_bundle).
 viewer_recording prepare_recording(std::string_view name, std::span<const std::byte> bytes,
                                    bool mapped, const report& rep, std::uint64_t file_bytes,
                                    std::optional<std::uint64_t> compressed_bytes,
                                    const validate_options& how, double rate,
-                                   std::uint64_t max_frame_bytes, std::string_view frames_url,
-                                   std::string_view note = {});
+                                   std::uint64_t max_frame_bytes, std::uint64_t max_samples,
+                                   std::string_view frames_url, std::string_view note = {});
 
 // An upload answered with its description and frames in one body, since the server keeps nothing
 // of an upload: a little-endian uint32 length, the description, zero bytes up to a multiple of

@@ -15,6 +15,9 @@ export class Recording {
     this.column = new Map(this.curves.map((p, i) => [p, i + 1]));
     this.keys = new Map(this.curves.map((p, i) => [p, description.keys?.[i] ?? 1]));
     this.markers = description.markers ?? [];
+    // The pinches and fixations of the timeline (`inputanim metrics --events`); null when the
+    // recording was not measured (description.metrics_note says why).
+    this.events = description.events ?? null;
   }
 
   // Rows arrive in order: the first ones play while the rest are still on their way.

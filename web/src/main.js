@@ -5,7 +5,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { Recording, parseBundle, littleEndianFloats } from './data.js';
-import { Scene, JOINTS, unityPose } from './scene.js';
+import { Scene, JOINTS, COLORS, unityPose } from './scene.js';
 import { toThreePosition, toThreeRotation } from './coords.js';
 
 const $ = (id) => document.getElementById(id);
@@ -28,13 +28,18 @@ function el(tag, props = {}, ...children) {
   return e;
 }
 
+// [label, value, name]: each value's element has the class field-NAME (the label by default).
 function fields(pairs) {
   const dl = el('dl');
-  for (const [k, v] of pairs) {
+  for (const [k, v, name = k] of pairs) {
     if (v === null || v === undefined) continue;
-    dl.append(el('dt', { textContent: k }), el('dd', { textContent: String(v), className: `field-${k}` }));
+    dl.append(el('dt', {}, k), el('dd', { textContent: String(v), className: `field-${name}` }));
   }
   return dl;
+}
+
+for (const name of ['left', 'right', 'gaze']) {
+  document.documentElement.style.setProperty(`--${name}`, `#${COLORS[name].toString(16).padStart(6, '0')}`);
 }
 
 // The validation panel: the verdict, the error's code, offset, curve and keyframe, the warnings.
@@ -62,6 +67,37 @@ function showReport(report, note = '') {
         textContent: `${w.code} ${w.curve}${w.keyframe !== null ? ` keyframe ${w.keyframe}` : ''}: ${w.message}` }))));
   }
   if (note) box.append(el('p', { className: 'note', id: 'note', textContent: note }));
+}
+
+const seconds = (v) => `${Number(v.toFixed(3))} s`;
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+// The metrics panel: per hand and for the gaze (labelled with their lanes' colours) the counts of
+// the timeline's events and the tracking, or why there are none (`inputanim metrics` has all).
+function showMetrics(d) {
+  const box = $('metrics-summary');
+  box.replaceChildren();
+  const m = d?.metrics;
+  if (!m) {
+    box.append(el('p', { className: 'note', id: 'metrics-note', textContent: d?.metrics_note || 'No metrics.' }));
+    return;
+  }
+  const label = (swatch, text) => el('span', {}, el('span', { className: `swatch ${swatch}` }), text);
+  const pairs = [];
+  for (const side of ['left', 'right']) {
+    const h = m.hands[side];
+    if (!h) continue;
+    pairs.push([label(side, side), `${plural(h.pinches, 'pinch', 'pinches')}${h.pinches ? ` (${seconds(h.pinch_time)})` : ''}, `
+      + `tracked ${Number((100 * h.coverage).toFixed(1))}%${h.gaps ? `, ${plural(h.gaps, 'gap')}` : ''}`, side]);
+  }
+  const g = m.gaze;
+  if (g) {
+    pairs.push([label('fixation', 'gaze'), `${plural(g.fixations, 'fixation')}${g.fixations ? ` (mean ${seconds(g.mean_fixation_duration)})` : ''}, `
+      + `${plural(g.saccades, 'saccade')}`, 'gaze']);
+  }
+  pairs.push(['samples', `${m.samples} at ${m.measured_with.rate} Hz${m.nonfinite_samples ? `, ${m.nonfinite_samples} not finite` : ''}`, 'samples']);
+  box.append(fields(pairs));
+  if (d.metrics_note) box.append(el('p', { className: 'note', id: 'metrics-note', textContent: d.metrics_note }));
 }
 
 // ---- timeline -------------------------------------------------------------------------------
@@ -127,6 +163,33 @@ function drawMarkers() {
     b.addEventListener('click', () => setTime(m.time));
     box.append(b);
   }
+}
+
+// The pinches of each hand and the gaze fixations, as intervals under the slider: a click jumps to
+// the event's start. A lane shows when the recording has its hand or gaze.
+function drawEvents() {
+  const rec = state.rec;
+  const lanes = { left: $('lane-left'), right: $('lane-right'), fixation: $('lane-fixations') };
+  for (const lane of Object.values(lanes)) lane.replaceChildren();
+  const m = rec?.description.metrics;
+  $('lanes').hidden = !rec?.events;
+  if (!rec?.events) return;
+  lanes.left.hidden = !m.hands.left;
+  lanes.right.hidden = !m.hands.right;
+  lanes.fixation.hidden = !m.gaze;
+  const end = rec.complete() ? rec.end : rec.finalEnd();
+  const span = end - rec.start || 1;
+  const at = (t) => (100 * (Math.min(Math.max(t, rec.start), end) - rec.start)) / span;
+  const add = (lane, className, label, e) => {
+    const box = el('div', { className: `event ${className}`,
+      title: `${label} from ${e.start} s to ${e.end} s (${seconds(e.duration)})` });
+    box.style.left = `${at(e.start)}%`;
+    box.style.width = `${at(e.end) - at(e.start)}%`;
+    box.addEventListener('click', () => setTime(e.start));
+    lane.append(box);
+  };
+  for (const e of rec.events.pinch) add(lanes[e.hand], `pinch ${e.hand}`, `${e.hand} pinch`, e);
+  for (const e of rec.events.fixations) add(lanes.fixation, 'fixation', 'fixation', e);
 }
 
 $('play').addEventListener('click', () => setPlaying(!state.playing));
@@ -222,6 +285,8 @@ function show(rec) {
   $('scrub').max = String(rec.complete() ? rec.end : rec.finalEnd());
   $('scrub').step = String(1 / rec.rate);
   drawMarkers();
+  drawEvents();
+  showMetrics(d);
   fillTraceChoices(rec);
   state.time = rec.start;
   if (scene) {
@@ -237,6 +302,7 @@ function finish(rec) {
   if (state.rec !== rec) return;
   $('scrub').max = String(rec.end);
   drawMarkers();
+  drawEvents();
   scene?.load(rec);
   scene?.setTrace($('trace').value || null);
   showTime();
@@ -288,6 +354,9 @@ async function upload(file) {
     // Refused before it could be read (too large, a malformed request): the report or the reason.
     const body = await response.json();
     state.rec = null;
+    drawMarkers();
+    drawEvents();
+    showMetrics(null);
     if (body.valid !== undefined) showReport(body, 'The upload was refused: nothing to play.');
     else $('report').textContent = `${body.error}: ${body.message}`;
     setStatus(`${file.name}: HTTP ${response.status}`, true);
@@ -327,6 +396,8 @@ window.inputanim = {
     };
   },
   markers: () => state.rec?.markers ?? [],
+  // The description's timeline events ({pinch, fixations}; null when not measured).
+  events: () => state.rec?.events ?? null,
   // The viewpoint (three.js frame): the orbit camera and the point it orbits.
   viewpoint: () => scene && { position: scene.camera.position.toArray(), target: scene.controls.target.toArray() },
   // How many points the joint trace has (0: none chosen).

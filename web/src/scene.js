@@ -21,7 +21,8 @@ const CHAINS = [
 ];
 const BONES = CHAINS.flatMap((chain) => chain.slice(1).map((j, i) => [chain[i], j]));
 const SIDES = ['left', 'right'];
-const COLORS = { left: 0x3b82f6, right: 0x10b981, pinch: 0xf97316, head: 0xe11d48, gaze: 0xfacc15 };
+// Also the colours of the timeline's lanes (main.js).
+export const COLORS = { left: 0x3b82f6, right: 0x10b981, pinch: 0xf97316, head: 0xe11d48, gaze: 0xfacc15 };
 
 // The pose of an object (a hand joint, or the camera) at `t`, read from the recording in Unity's
 // frame; null when the recording lacks its curves.
