@@ -10,7 +10,7 @@ its files in the page cache after the first run; the Dask figures with the worke
 started and the package imported, as a long-lived cluster has them).
 
     PYTHONPATH=build/python/python INPUTANIM_CLI=build/python/tools/inputanim \\
-    /usr/bin/python3 bench/bench_python_index.py [--files 2000] [--workers 2] [--scheduler ADDR]
+    /usr/bin/python3 bench/bench_python_index.py [--files 10000] [--workers 2] [--scheduler ADDR]
 """
 
 import argparse
@@ -65,7 +65,7 @@ def rates(files, best_median):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--dir", default="/tmp/inputanim-bench-index")
-    parser.add_argument("--files", type=int, default=2000)
+    parser.add_argument("--files", type=int, default=10000)
     parser.add_argument("--seconds", type=int, default=2, help="length of each recording")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5)

@@ -329,6 +329,17 @@ std::error_code feed_all(input& in, chunk_validator& v) noexcept {
 // Whether a mapped input starts with gzip's identification bytes.
 bool mapped_gzip(const input& in, std::error_code& ec) noexcept {
     const std::span<const std::byte> bytes = in.mapped();
+    // Two bytes are read with pread where there is a descriptor: touching the mapping would map
+    // its first page, and the kernel maps a whole page-cache folio around it (up to megabytes of
+    // RSS for a caller that reads only the structure next, as inputanim.open does).
+    if (in.descriptor() >= 0 && bytes.size() >= 2) {
+        std::array<std::byte, 2> head{};
+        ssize_t n = 0;
+        do {
+            n = ::pread(in.descriptor(), head.data(), head.size(), 0);
+        } while (n < 0 && errno == EINTR);
+        if (n == static_cast<ssize_t>(head.size())) return detail::is_gzip(head);
+    }
     bool gzip = false;
     ec = guarded(bytes, [&] { gzip = detail::is_gzip(bytes); });
     return gzip;
