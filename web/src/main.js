@@ -284,10 +284,6 @@ function show(rec) {
   $('scrub').min = String(rec.start);
   $('scrub').max = String(rec.complete() ? rec.end : rec.finalEnd());
   $('scrub').step = String(1 / rec.rate);
-  drawMarkers();
-  drawEvents();
-  showMetrics(d);
-  fillTraceChoices(rec);
   state.time = rec.start;
   if (scene) {
     // Posed, framed, then drawn once (by showTime): a software renderer draws slowly.
@@ -296,6 +292,11 @@ function show(rec) {
     scene.resetView(false);
   }
   showTime();
+  // After the first frame: a long recording has thousands of events to lay out.
+  drawMarkers();
+  drawEvents();
+  showMetrics(d);
+  fillTraceChoices(rec);
 }
 
 function finish(rec) {
