@@ -465,3 +465,42 @@ TEST(Metrics, TheRateSetsTheGrid) {
     EXPECT_EQ(r.metrics.hands[0]->motion.time, 2.0);
     EXPECT_NEAR(*r.metrics.hands[0]->motion.peak_speed, 0.5, 1e-5);
 }
+
+// The June 2019 MRTK recordings (v1.0 bodies, the header prepended as tests/test_real_recordings
+// does): real hand and head motion gives finite metrics everywhere; v1.0 has no gaze.
+class JuneMetrics : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(JuneMetrics, RealRecordingsGiveFiniteMetrics) {
+    const std::optional<bytes> file = june_recording(GetParam());
+    if (!file) GTEST_SKIP() << GetParam() << " not found in " << recordings_dir();
+    recording rec;
+    ASSERT_FALSE(rec.open(view(*file)));
+    recording_metrics m;
+    ASSERT_FALSE(measure(rec, {}, m));
+    EXPECT_GT(m.samples, 60u) << "more than a second at 60 Hz";
+    EXPECT_EQ(m.nonfinite_samples, 0u);
+    const auto finite_motion = [](const motion_metrics& motion) {
+        EXPECT_TRUE(std::isfinite(motion.path_length));
+        EXPECT_GE(motion.path_length, 0.0);
+        EXPECT_TRUE(std::isfinite(motion.time));
+        if (motion.mean_speed) EXPECT_TRUE(std::isfinite(*motion.mean_speed));
+        if (motion.peak_speed) EXPECT_TRUE(std::isfinite(*motion.peak_speed));
+    };
+    ASSERT_TRUE(m.head.has_value());
+    finite_motion(m.head->motion);
+    EXPECT_TRUE(std::isfinite(m.head->rotation));
+    for (const std::optional<hand_metrics>& h : m.hands) {
+        ASSERT_TRUE(h.has_value());
+        EXPECT_GE(h->coverage, 0.0);
+        EXPECT_LE(h->coverage, 1.0);
+        EXPECT_TRUE(std::isfinite(h->gap_time));
+        EXPECT_TRUE(std::isfinite(h->pinch_time));
+        finite_motion(h->motion);
+    }
+    EXPECT_FALSE(m.gaze.has_value()) << "a v1.0 file has no gaze curves";
+}
+
+INSTANTIATE_TEST_SUITE_P(June2019, JuneMetrics,
+                         ::testing::Values("InputAnimation-20190606-161538.bin",
+                                           "InputAnimation-20190607-120309.bin",
+                                           "InputAnimation-20190607-121439.bin"));

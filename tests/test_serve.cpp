@@ -690,6 +690,24 @@ TEST_F(Serve, ViewServesEachFilesDescriptionAndResampledFrames) {
     EXPECT_TRUE(response.ends_with("\r\n\r\n")) << "no body";
 }
 
+TEST_F(Serve, ViewReadsARecordingFromStandardInputOnce) {
+    for (const bool gzip : {false, true}) {
+        const bytes b = gzip ? gzip_compress(view(recording())) : recording();
+        server_.emplace(scratch_.path(), std::vector<std::string>{"-"}, "view", &b);
+        server_process& s = *server_;
+        ASSERT_GT(s.port(), 0) << s.log();
+        const json d = curl({s.url("/api/recordings/0")}).object();
+        EXPECT_EQ(d["report"]["valid"], true) << gzip;
+        EXPECT_EQ(d["report"]["path"], "-");
+        EXPECT_EQ(d["report"]["bytes"], recording().size());
+        EXPECT_EQ(d["report"].contains("compressed_bytes"), gzip);
+        EXPECT_EQ(d["frames"], 601);
+        expect_library_values(recording(), d,
+                              floats_of(curl({s.url("/api/recordings/0/frames")}).body));
+        server_.reset();
+    }
+}
+
 TEST_F(Serve, ThePageIsServedAtTheRootWithNothingFromElsewhere) {
     server_process& s = start();
     EXPECT_EQ(s.first_line().rfind("listening on 127.0.0.1:", 0), 0u);

@@ -54,8 +54,10 @@ class server_process {
     using steady = std::chrono::steady_clock;
 
   public:
+    // `piped`: bytes written into the command's standard input through a pipe (a stream, as
+    // from `cat FILE |`), which is then closed.
     server_process(const std::filesystem::path& dir, const std::vector<std::string>& options,
-                   const std::string& command = "serve")
+                   const std::string& command = "serve", const bytes* piped = nullptr)
         : out_(dir / "serve.out"), err_(dir / "serve.err") {
         std::vector<std::string> args = {INPUTANIM_CLI, command, "--listen", "127.0.0.1:0"};
         args.insert(args.end(), options.begin(), options.end());
@@ -64,12 +66,31 @@ class server_process {
         argv.push_back(nullptr);
         posix_spawn_file_actions_t actions;
         posix_spawn_file_actions_init(&actions);
+        int pipe_ends[2] = {-1, -1};
+        if (piped) {
+            // A command that exits early makes the writes below fail, not kill the test.
+            ::signal(SIGPIPE, SIG_IGN);
+            EXPECT_EQ(::pipe2(pipe_ends, O_CLOEXEC), 0);
+            posix_spawn_file_actions_adddup2(&actions, pipe_ends[0], 0);
+        }
         posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                          0644);
         posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                          0644);
         const int spawned = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
         posix_spawn_file_actions_destroy(&actions);
+        if (piped) {
+            ::close(pipe_ends[0]);
+            // The command reads its input whole before it listens.
+            std::size_t written = 0;
+            while (spawned == 0 && written < piped->size()) {
+                const ssize_t n =
+                    ::write(pipe_ends[1], piped->data() + written, piped->size() - written);
+                if (n <= 0) break;
+                written += static_cast<std::size_t>(n);
+            }
+            ::close(pipe_ends[1]);
+        }
         if (spawned != 0) {
             ADD_FAILURE() << "cannot run " << argv[0];
             pid_ = -1;

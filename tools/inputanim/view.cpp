@@ -51,18 +51,29 @@ int run_view(const view_options& o) {
     auto site = std::make_shared<viewer_site>();
     int status = exit_valid;
     for (const std::string& name : o.files) {
-        const file_check c = validate_file(name, how);
-        if (c.io) {
-            std::cerr << "inputanim: " << name << ": " << c.io.message() << '\n';
-            return exit_unreadable;
-        }
-        whole_input whole;
         std::error_code ec;
         input in = input::open(name, ec);
+        file_check c;
+        whole_input whole;
         std::vector<std::byte> storage;
-        if (!ec) whole = read_whole(in, how, storage);
+        if (!ec && in.is_mapped()) {
+            c = validate_file(name, how);
+            ec = c.io;
+            if (!ec) whole = read_whole(in, how, storage);
+        } else if (!ec) {
+            // A stream (standard input) is read once: into memory, then validated there.
+            whole = read_whole(in, how, storage);
+            c.bytes = whole.bytes.size();
+            c.compressed_bytes = whole.compressed_bytes;
+            if (whole.invalid) {
+                c.rep.error = whole.invalid;
+            } else if (!whole.io) {
+                c.rep = validate(whole.bytes, how);
+            }
+        }
         if (ec || whole.io) {
-            std::cerr << "inputanim: " << name << ": " << (ec ? ec : whole.io).message() << '\n';
+            std::cerr << "inputanim: " << printable(name) << ": " << (ec ? ec : whole.io).message()
+                      << '\n';
             return exit_unreadable;
         }
         const std::string url = "/api/recordings/" + std::to_string(site->recordings.size());
@@ -72,7 +83,8 @@ int run_view(const view_options& o) {
             viewer_max_frame_bytes, default_max_rows, url + "/frames",
             whole.invalid ? "the recording could not be read whole: nothing to play" : ""));
         if (!c.rep.valid()) {
-            std::cerr << "inputanim view: " << name << ": invalid: " << error_text(c.rep.error)
+            std::cerr << "inputanim view: " << printable(name)
+                      << ": invalid: " << error_text(c.rep.error)
                       << " (the page shows what can still be played)\n";
             status = exit_invalid;
         }
@@ -94,7 +106,9 @@ command add_view_command(CLI::App& app) {
     auto o = std::make_shared<view_options>();
     CLI::App* cmd = app.add_subcommand(
         "view", "Replay recordings in a browser: hands, head, gaze, timeline, plots, validation");
-    cmd->add_option("FILE", o->files, "Recordings (.bin or .bin.gz)")->required();
+    cmd->add_option("FILE", o->files,
+                    "Recordings (.bin, or gzip-compressed: .bin.gz; - for standard input)")
+        ->required();
     cmd->add_option("--listen", o->listen,
                     "HOST:PORT to serve the page on; port 0 picks a free one")
         ->capture_default_str();
