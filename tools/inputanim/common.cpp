@@ -61,6 +61,16 @@ CLI::Validator count_between(std::uint64_t min, std::uint64_t max) {
         "");
 }
 
+CLI::Option* add_max_bytes_option(CLI::App& cmd, std::uint64_t& max_bytes) {
+    return cmd
+        .add_option("--max-bytes", max_bytes,
+                    "Largest recording accepted, in bytes; a gzip file or standard input is read "
+                    "into memory up to this")
+        ->transform(count_between(1, std::numeric_limits<std::uint64_t>::max()))
+        ->type_name("N")
+        ->capture_default_str();
+}
+
 CLI::Validator count_up_to(std::uint64_t max) {
     return count_between(0, max);
 }

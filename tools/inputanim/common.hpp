@@ -56,6 +56,10 @@ struct check_options {
     validate_options to_validate_options() const;
 };
 
+// --max-bytes of the commands that hold a recording whole (dump, sample, metrics): the largest
+// recording accepted, to which a gzip file or standard input is read into memory.
+CLI::Option* add_max_bytes_option(CLI::App& cmd, std::uint64_t& max_bytes);
+
 // A plain decimal count up to `max`, as a CLI11 transform: CLI11 itself would read "010" as octal
 // 8 and "-1" as the largest unsigned value, so the text is checked here and handed on in canonical
 // form; the messages name the limit in digits.

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -279,12 +278,7 @@ command add_dump_command(CLI::App& app) {
                     "v1.1 float keyframes: compact (8 bytes, MRTK), full (28 bytes) or auto-detect")
         ->check(CLI::IsMember({"auto", "compact", "full"}))
         ->capture_default_str();
-    cmd->add_option("--max-bytes", o->max_bytes,
-                    "Largest recording accepted, in bytes; a gzip file or standard input is read "
-                    "into memory up to this")
-        ->transform(count_between(1, std::numeric_limits<std::uint64_t>::max()))
-        ->type_name("N")
-        ->capture_default_str();
+    add_max_bytes_option(*cmd, o->max_bytes);
     return {cmd, [o] { return run_dump(*o); }};
 }
 

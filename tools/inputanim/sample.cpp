@@ -223,12 +223,7 @@ command add_sample_command(CLI::App& app) {
         ->transform(count_up_to(unlimited_rows))
         ->type_name("N")
         ->capture_default_str();
-    cmd->add_option("--max-bytes", o->max_bytes,
-                    "Largest recording accepted, in bytes; a gzip file or standard input is read "
-                    "into memory up to this")
-        ->transform(count_between(1, std::numeric_limits<std::uint64_t>::max()))
-        ->type_name("N")
-        ->capture_default_str();
+    add_max_bytes_option(*cmd, o->max_bytes);
     return {cmd, [o] { return run_sample(*o); }};
 }
 
