@@ -15,13 +15,13 @@ using namespace inputanim::testing;
 
 namespace {
 
-struct opened {
+struct generated_recording {
     bytes file;
     recording rec;
 };
 
 // A generated recording: every block, thinned curves of different lengths, markers.
-void open_generated(opened& o, int minor, layout lay) {
+void open_generated(generated_recording& o, int minor, layout lay) {
     generate_options g;
     g.seconds = 2;
     g.minor = minor;
@@ -36,7 +36,7 @@ void open_generated(opened& o, int minor, layout lay) {
 TEST(EvaluateAllocation, NoneInEvaluateAndTheSamplerOverEveryCurve) {
     for (const auto& [minor, lay] :
          {std::pair{0, layout::full}, std::pair{1, layout::compact}, std::pair{1, layout::full}}) {
-        opened o;
+        generated_recording o;
         open_generated(o, minor, lay);
         float sink = 0.0f;
         const allocation_probe probe;
@@ -53,7 +53,7 @@ TEST(EvaluateAllocation, NoneInEvaluateAndTheSamplerOverEveryCurve) {
 }
 
 TEST(EvaluateAllocation, NoneInPoses) {
-    opened o;
+    generated_recording o;
     open_generated(o, 1, layout::compact);
     std::size_t present = 0;
     const allocation_probe probe;
@@ -74,7 +74,7 @@ TEST(EvaluateAllocation, NoneInPoses) {
 }
 
 TEST(EvaluateAllocation, NoneInTheResampler) {
-    opened o;
+    generated_recording o;
     open_generated(o, 1, layout::full);
     std::array<float, curve_id_count> row{};
     std::uint64_t rows = 0;

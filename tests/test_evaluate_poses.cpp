@@ -22,15 +22,6 @@ void set_pose_keys(model& m, curve_id first, const pose& at0, const pose& at1) {
     }
 }
 
-struct opened {
-    explicit opened(const model& m) : data(write(m)) { error = rec.open(view(data)); }
-    opened(const opened&) = delete;
-    opened& operator=(const opened&) = delete;
-    bytes data;
-    recording rec;
-    inputanim::error error;
-};
-
 // From the identity to a half turn about y: halfway, the components are (0, 0.5, 0, 0.5).
 const pose from_pose{{1.0f, 2.0f, 3.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
 const pose to_pose{{3.0f, 2.0f, -1.0f}, {0.0f, 1.0f, 0.0f, 0.0f}};

@@ -15,15 +15,6 @@ using namespace inputanim::testing;
 
 namespace {
 
-struct opened {
-    explicit opened(const model& m) : data(write(m)) { error = rec.open(view(data)); }
-    opened(const opened&) = delete;
-    opened& operator=(const opened&) = delete;
-    bytes data;
-    recording rec;
-    inputanim::error error;
-};
-
 // Left joints' positions move linearly from 0.5 s to 2.5 s; the camera from 0 s to 1 s.
 model moving_model(shape s) {
     model m = empty_model(s);

@@ -22,15 +22,6 @@ float at(int i) {
     return static_cast<float>(i / rate);
 }
 
-struct opened {
-    explicit opened(const model& m) : data(write(m)) { error = rec.open(view(data)); }
-    opened(const opened&) = delete;
-    opened& operator=(const opened&) = delete;
-    bytes data;
-    recording rec;
-    inputanim::error error;
-};
-
 // Collects every event measure() sends.
 struct recorded_events final : metrics_sink {
     struct hand_event {

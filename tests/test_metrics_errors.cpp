@@ -15,15 +15,6 @@ using namespace inputanim::testing;
 
 namespace {
 
-struct opened {
-    explicit opened(const model& m) : data(write(m)) { error = rec.open(view(data)); }
-    opened(const opened&) = delete;
-    opened& operator=(const opened&) = delete;
-    bytes data;
-    recording rec;
-    inputanim::error error;
-};
-
 // Counts the events it is sent.
 struct counting_sink final : metrics_sink {
     int events = 0;

@@ -43,6 +43,16 @@ std::span<const std::byte> view(const bytes& b);
 // Writes `b` to the file `p` (replacing it); returns p as a string.
 std::string write_bytes(const std::filesystem::path& p, const bytes& b);
 
+// A model written and opened: the recording reads `data`, which lives as long as it does.
+struct opened {
+    explicit opened(const model& m) : data(write(m)) { error = rec.open(view(data)); }
+    opened(const opened&) = delete;
+    opened& operator=(const opened&) = delete;
+    bytes data;
+    recording rec;
+    inputanim::error error;
+};
+
 // The real June 2019 recordings with the v1.0 header prepended; nullopt when the folder or the
 // file is absent.
 std::optional<bytes> june_recording(const std::string& name);
