@@ -51,29 +51,20 @@ function place(object, pose) {
   object.quaternion.set(...(n > 0 && Number.isFinite(n) ? q.map((x) => x / n) : [0, 0, 0, 1]));
 }
 
-// The matrix of a joint the recording lacks: scaled to nothing.
-const HIDDEN = new THREE.Matrix4().makeScale(0, 0, 0);
-
 class Hand {
   constructor(side, scene) {
     this.side = side;
     this.group = new THREE.Group();
     this.material = new THREE.MeshLambertMaterial({ color: COLORS[side], transparent: true });
     this.boneMaterial = new THREE.LineBasicMaterial({ color: COLORS[side], transparent: true });
-    // The joints' spheres are one instanced mesh: one draw call instead of 25, which is most of
-    // a software renderer's frame. Each joint keeps an (undrawn) object that holds its pose.
-    const spheres = JOINTS.filter((name) => name !== 'Palm');
-    this.spheres = new THREE.InstancedMesh(new THREE.SphereGeometry(0.006, 12, 8), this.material, spheres.length);
-    this.spheres.frustumCulled = false;
-    this.group.add(this.spheres);
+    const sphere = new THREE.SphereGeometry(0.006, 12, 8);
     this.joints = new Map();
-    this.instance = new Map();
-    spheres.forEach((name, i) => {
-      const joint = new THREE.Object3D();
-      this.joints.set(name, joint);
-      this.instance.set(name, i);
-      this.group.add(joint);
-    });
+    for (const name of JOINTS) {
+      if (name === 'Palm') continue;
+      const mesh = new THREE.Mesh(sphere, this.material);
+      this.joints.set(name, mesh);
+      this.group.add(mesh);
+    }
     // The palm: a flat box in the palm joint's frame.
     this.palm = new THREE.Mesh(new THREE.BoxGeometry(0.07, 0.012, 0.08), this.material);
     this.joints.set('Palm', this.palm);
@@ -92,20 +83,14 @@ class Hand {
     const tracked = rec.value(`${prefix}.tracked`, t, true);
     const pinching = rec.value(`${prefix}.pinching`, t, true);
     let any = false;
-    for (const [name, object] of this.joints) {
+    for (const [name, mesh] of this.joints) {
       const pose = unityPose(rec, `${prefix}.joint.${name}`, t);
-      object.visible = pose !== null;
+      mesh.visible = pose !== null;
       if (pose) {
-        place(object, pose);
+        place(mesh, pose);
         any = true;
       }
-      const i = this.instance.get(name);
-      if (i !== undefined) {
-        object.updateMatrix();
-        this.spheres.setMatrixAt(i, object.visible ? object.matrix : HIDDEN);
-      }
     }
-    this.spheres.instanceMatrix.needsUpdate = true;
     this.group.visible = any;
     BONES.forEach(([a, b], i) => {
       this.joints.get(a).position.toArray(this.bonePositions, i * 6);
@@ -220,13 +205,7 @@ export class Scene {
         box.union(line.geometry.boundingBox);
       }
     }
-    for (const h of this.hands) {
-      if (!h.group.visible) continue;
-      h.group.updateMatrixWorld();
-      for (const joint of h.joints.values()) {
-        if (joint.visible) box.expandByPoint(joint.getWorldPosition(new THREE.Vector3()));
-      }
-    }
+    for (const h of this.hands) if (h.group.visible) box.expandByObject(h.group);
     if (this.head.visible) box.expandByPoint(this.head.position);
     const center = box.isEmpty() ? new THREE.Vector3(0, 1.5, 0) : box.getCenter(new THREE.Vector3());
     const size = box.isEmpty() ? 1 : Math.max(0.6, box.getSize(new THREE.Vector3()).length());
