@@ -189,7 +189,11 @@ def _index_result(result, metrics):
     rows, totals, notes = result
     for note in notes:
         warnings.warn(note, IndexWarning, stacklevel=3)
-    return _index_frame(rows, metrics)
+    frame = _index_frame(rows, metrics)
+    # The counts of the command's last line: files, recordings, invalid, unreadable, other,
+    # unchanged, pruned.
+    frame.attrs["totals"] = totals
+    return frame
 
 
 def index_files(files, named=None, jobs=1, level="structure", layout="auto", limits=None,
@@ -220,8 +224,10 @@ def index(paths, jobs=None, level="structure", layout="auto", limits=None, sqlit
     measure every valid recording (`index --metrics`): columns metrics and metrics_error
     (METRICS_COLUMNS), and the summary columns in the database.
 
-    Raises OSError for a path that does not exist, DatabaseError for a database that is not an
-    inputanim index; warns (IndexWarning) of folders it cannot list."""
+    frame.attrs["totals"] holds the counts the command ends with (files, recordings, invalid,
+    unreadable, other, unchanged, pruned). Raises OSError for a path that does not exist,
+    DatabaseError for a database that is not an inputanim index; warns (IndexWarning) of folders
+    it cannot list."""
     operands = _operands(paths)
     for operand in operands:
         if operand != "-":

@@ -68,6 +68,8 @@ def test_an_unchanged_file_is_not_read_again_unless_forced(tree, tmp_path):
     again = inputanim.index(tree, sqlite=database)
     assert again.equals(first)
     assert indexed_at(database) == before
+    assert first.attrs["totals"]["unchanged"] == 0
+    assert again.attrs["totals"]["unchanged"] == len(before) == again.attrs["totals"]["recordings"]
     inputanim.index(tree, sqlite=database, force=True)
     assert all(indexed_at(database)[p] > t for p, t in before.items())
 
@@ -90,8 +92,9 @@ def test_prune_removes_the_rows_of_files_that_are_gone(cli, tree, tmp_path):
     os.unlink(gone)
     inputanim.index(copy, sqlite=database)
     assert gone in indexed_at(database)
-    inputanim.index(copy, sqlite=database, prune=True)
+    pruned = inputanim.index(copy, sqlite=database, prune=True)
     assert gone not in indexed_at(database)
+    assert pruned.attrs["totals"]["pruned"] == 1
     run(cli, "index", "--sqlite", tmp_path / "cli.db", copy, check=False)
     assert_same_database(database, tmp_path / "cli.db")
 
