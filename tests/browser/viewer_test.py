@@ -67,11 +67,11 @@ def run(*args):
     return subprocess.run([ARGS.cli, *args], check=False, capture_output=True, text=True)
 
 
-def chromium():
+def chromium(extra=()):
     options = Options()
     for a in ["--headless=new", "--no-sandbox", "--use-angle=swiftshader",
               "--enable-unsafe-swiftshader", "--window-size=1280,800", "--disable-gpu-sandbox",
-              "--disable-dev-shm-usage"]:
+              "--disable-dev-shm-usage", *extra]:
         options.add_argument(a)
     options.binary_location = ARGS.chromium
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -384,6 +384,37 @@ class ViewerTest(unittest.TestCase):
         self.assertTrue(field("gaze").startswith(f"{metrics['gaze']['fixations']} fixations ("))
         self.assertEqual(severe_logs(self.driver), [])
         self.screenshot("viewer-timeline.png")
+
+
+class WebGLFallbackTest(unittest.TestCase):
+    """Chromium as it runs on a machine without a usable GPU: the page composited in software,
+    SwiftShader drawing only the WebGL canvas (the configuration bench/viewer.py also times)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="inputanim-fallback-")
+        cls.recording = os.path.join(cls.dir, "gen.bin")
+        assert run("gen", "-o", cls.recording, "--seconds", "4", "--seed", "5").returncode == 0
+        cls.view = Server(["view", cls.recording])
+        cls.driver = chromium(["--disable-gpu-compositing"])
+        cls.driver.get(cls.view.url)
+        wait_loaded(cls.driver)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        cls.view.stop()
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def test_draws_and_plays(self):
+        self.driver.execute_script("window.inputanim.setTime(arguments[0])", 2.0)
+        pixels = self.driver.execute_script(PIXELS_JS, None)
+        self.assertGreater(pixels["differentFromBackground"], 2000, pixels)
+        self.driver.find_element(By.ID, "play").click()
+        WebDriverWait(self.driver, 20, poll_frequency=0.05).until(
+            lambda d: d.execute_script("return window.inputanim.state().time") > 2.2)
+        self.assertEqual(severe_logs(self.driver), [])
+        self.driver.save_screenshot(os.path.join(ARGS.out, "viewer-webgl-fallback.png"))
 
 
 class UploadTest(unittest.TestCase):
