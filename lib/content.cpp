@@ -263,7 +263,7 @@ std::size_t content_cut(const recording& rec, std::uint64_t offset) noexcept {
 
 void add_report_warnings(const recording& rec, const unit_lengths* units, report& rep) noexcept {
     add_count_warnings(
-        rec.summary().blocks,
+        rec.header(),
         [&](curve_id id) {
             const curve_view* c = rec.find(id);
             if (c == nullptr) return curve_tally{};

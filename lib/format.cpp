@@ -28,6 +28,10 @@ std::string_view layout_choice_name(layout_choice choice) noexcept {
             return "compact";
         case layout_choice::full:
             return "full";
+        case layout_choice::june_2019:
+            return "2019-06";
+        case layout_choice::may_2019:
+            return "2019-05";
     }
     return detail::unknown_name;
 }

@@ -55,6 +55,32 @@ error walk_under(std::span<const std::byte> bytes, layout_choice fixed,
 
 }  // namespace
 
+std::string_view version_name(edition e, int major, int minor) noexcept {
+    switch (e) {
+        case edition::june_2019:
+            return "2019-06";
+        case edition::may_2019:
+            return "2019-05";
+        case edition::v1:
+            break;
+    }
+    if (major != 1) return {};
+    return minor == 0 ? "1.0" : "1.1";
+}
+
+layout_choice choice_of(const file_header& h) noexcept {
+    switch (h.edition) {
+        case edition::june_2019:
+            return layout_choice::june_2019;
+        case edition::may_2019:
+            return layout_choice::may_2019;
+        case edition::v1:
+            break;
+    }
+    if (h.minor == 0) return layout_choice::automatic;
+    return h.layout == layout::compact ? layout_choice::compact : layout_choice::full;
+}
+
 reader::reader(std::span<const std::byte> bytes, const read_options& options) noexcept
     : bytes_(bytes), options_(options) {}
 
@@ -81,7 +107,29 @@ bool reader::read_header() noexcept {
         fail(f.code, f.offset, error_place::none, -1, f.limit);
         return false;
     }
+    switch (options_.layout) {
+        case layout_choice::june_2019:
+            start_2019(detail::header_2019(edition::june_2019, bool_keyframe_size));
+            return true;
+        case layout_choice::may_2019: {
+            // 8-byte bool keys first, then 28-byte (FORMAT.md section 9); when neither is sound,
+            // the walk that got further, 8-byte on a tie.
+            const file_header bool8 = detail::header_2019(edition::may_2019, bool_keyframe_size);
+            const file_header bool28 = detail::header_2019(edition::may_2019, full_keyframe_size);
+            const inputanim::error e8 = walk_as(bool8, 0, options_.limits);
+            bool wide = false;
+            if (!detail::sound_walk(e8)) {
+                const inputanim::error e28 = walk_as(bool28, 0, options_.limits);
+                wide = detail::sound_walk(e28) || e28.offset > e8.offset;
+            }
+            start_2019(wide ? bool28 : bool8);
+            return true;
+        }
+        default:
+            break;
+    }
     const detail::header_check h = detail::check_header(bytes_.data(), bytes_.size());
+    if (detail::may_be_2019(h, bytes_.data(), options_.layout) && detect_2019()) return true;
     if (h.error) return fail_header(h.error.code, h.error.offset);
     if (!h.whole()) return fail_header(errc::truncated, h.missing);
     header_.major = 1;
@@ -93,6 +141,36 @@ bool reader::read_header() noexcept {
     return true;
 }
 
+void reader::start_2019(const file_header& h) noexcept {
+    header_ = h;
+    pos_ = 0;
+}
+
+bool reader::detect_2019() noexcept {
+    // Without limits: a limit stops a walk before it can tell whether the whole file is of the
+    // layout. The walk touches only headers, and the limits apply to the real walk that follows.
+    for (const file_header& h : {detail::header_2019(edition::june_2019, bool_keyframe_size),
+                                 detail::header_2019(edition::may_2019, bool_keyframe_size),
+                                 detail::header_2019(edition::may_2019, full_keyframe_size)}) {
+        if (!walk_as(h, 0, limits{})) {
+            start_2019(h);
+            return true;
+        }
+    }
+    return false;
+}
+
+inputanim::error reader::walk_as(const file_header& h, std::uint64_t first,
+                                 const inputanim::limits& lim) const noexcept {
+    reader r(bytes_, read_options{options_.layout, lim});
+    r.header_ = h;
+    r.pos_ = first;
+    r.state_ = state::curves;
+    item it = r.next();
+    while (it == item::curve || it == item::marker) it = r.next();
+    return r.error();
+}
+
 layout reader::layout_of_v11() const noexcept {
     switch (options_.layout) {
         case layout_choice::compact:
@@ -100,6 +178,9 @@ layout reader::layout_of_v11() const noexcept {
         case layout_choice::full:
             return layout::full;
         case layout_choice::automatic:
+        // read_header reads the 2019 layouts without looking for a header.
+        case layout_choice::june_2019:
+        case layout_choice::may_2019:
             break;
     }
     const inputanim::error compact = walk_under(bytes_, layout_choice::compact, options_.limits);
@@ -131,7 +212,7 @@ item reader::next_curve() noexcept {
         state_ = state::marker_list;
         return next_marker_list();
     }
-    const curve_id id = curve_at(header_.blocks, next_curve_);
+    const curve_id id = detail::curve_in_file(header_, next_curve_);
     curve_.id = id;
     curve_.index = next_curve_;
     curve_.kind = kind_of(id);
@@ -146,7 +227,7 @@ item reader::next_curve() noexcept {
         return fail(f.code, pos_ + f.offset, error_place::curve, -1, f.limit);
     }
     const std::uint32_t n = detail::curve_key_count(p);
-    const std::uint8_t stride = detail::keyframe_stride(curve_.kind, header_.layout);
+    const std::uint8_t stride = detail::keyframe_stride(header_, curve_.kind);
     if (!detail::keys_fit(n, stride, remaining() - curve_header_size)) {
         return fail(errc::truncated, pos_ + curve_header_size, error_place::curve, 0);
     }
@@ -159,6 +240,16 @@ item reader::next_curve() noexcept {
 }
 
 item reader::next_marker_list() noexcept {
+    if (header_.edition == edition::may_2019) {
+        // No marker list: the trailer holds one .NET would have to read, so markers are unknown.
+        const std::byte* p = bytes_.data() + pos_;
+        if (const detail::fault f = detail::check_formatter_trailer(p, remaining())) {
+            return fail(f.code, pos_ + f.offset, error_place::markers);
+        }
+        pos_ = bytes_.size();
+        state_ = state::done;
+        return item::end;
+    }
     // A file that ends right after its last curve has no marker list (the published page).
     if (remaining() == 0) {
         state_ = state::done;

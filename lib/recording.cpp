@@ -53,6 +53,7 @@ error recording::open(std::span<const std::byte> bytes, const read_options& opti
     reader r(bytes, options);
     if (const error& e = r.open()) return e;
     header_ = r.header();
+    summary_.edition = header_.edition;
     summary_.major = header_.major;
     summary_.minor = header_.minor;
     summary_.layout = header_.layout;
@@ -113,6 +114,10 @@ bool recording::open_by_reads(std::span<const std::byte> bytes, int fd,
                               const read_options& options) noexcept {
     reset(bytes);
     if (detail::check_size(bytes.size(), options.limits)) return false;
+    // The 2019 layouts are left to open(): they are small, and only the reader detects them.
+    if (options.layout == layout_choice::june_2019 || options.layout == layout_choice::may_2019) {
+        return false;
+    }
     std::array<std::byte, 64> head{};
     const std::size_t head_size = std::min<std::size_t>(bytes.size(), head.size());
     if (!read_exactly(fd, 0, {head.data(), head_size})) return false;
@@ -173,13 +178,13 @@ recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64
         }
         const std::uint32_t n = detail::curve_key_count(p);
         curve_view& c = table_[count_];
-        c.id = curve_at(header.blocks, i);
+        c.id = detail::curve_in_file(header, i);
         c.index = i;
         c.kind = kind_of(c.id);
         c.pre_wrap = detail::load_i32_le(p);
         c.post_wrap = detail::load_i32_le(p + 4);
         c.offset = pos;
-        const std::uint8_t stride = detail::keyframe_stride(c.kind, header.layout);
+        const std::uint8_t stride = detail::keyframe_stride(header, c.kind);
         if (!detail::keys_fit(n, stride, size - pos - curve_header_size)) return walk::unsound;
         c.keys = keyframes_view(bytes_.data() + pos + curve_header_size, n, stride);
         by_id_[to_index(c.id)] = static_cast<std::uint16_t>(count_++);
@@ -224,6 +229,7 @@ recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64
         if (count > 0) first_marker = pos + 4;
     }
     header_ = header;
+    summary_.edition = header.edition;
     summary_.major = header.major;
     summary_.minor = header.minor;
     summary_.layout = header.layout;

@@ -11,16 +11,34 @@ namespace inputanim {
 
 namespace detail {
 
-void layout_walk::start(std::uint64_t offset, block_flags blocks, inputanim::layout lay,
-                        bool content, const limits& lim) noexcept {
+void layout_walk::start(std::uint64_t offset, const file_header& h, bool content, const limits& lim,
+                        bool defer_limits) noexcept {
     *this = layout_walk{};
-    blocks_ = blocks;
-    layout_ = lay;
+    header_ = h;
     content_checks_ = content;
     limits_ = lim;
+    defer_limits_ = defer_limits;
     field_offset_ = offset;
-    curve_count_ = static_cast<std::uint16_t>(curve_count(blocks));
+    curve_count_ = h.curve_count;
     begin_curve();
+}
+
+bool layout_walk::stop_at_limit(errc code, std::uint64_t offset, error_place place,
+                                std::int64_t index, limit_kind limit) noexcept {
+    if (!defer_limits_) {
+        fail(code, offset, place, index, limit);
+        return true;
+    }
+    if (limit_.code == errc::ok) {
+        limit_ = error{code,  offset, place, place == error_place::curve ? curve_ : curve_id{},
+                       index, limit};
+        at_limit_ = now();
+    }
+    return false;
+}
+
+layout_walk::progress layout_walk::now() const noexcept {
+    return {curve_index_, total_keys_, any_keys_, start_, end_, has_markers_, marker_count_};
 }
 
 std::size_t layout_walk::field_size() const noexcept {
@@ -53,6 +71,9 @@ void layout_walk::feed(const std::byte* p, std::size_t n) noexcept {
                 n -= take;
                 break;
             }
+            case state::trailer:
+                on_trailer(p, n);
+                return;
             case state::end:
                 // After the marker list the file must end.
                 fail(errc::trailing_bytes, field_offset_, error_place::trailer);
@@ -104,10 +125,11 @@ void layout_walk::on_field(const std::byte* f) noexcept {
 
 void layout_walk::begin_curve() noexcept {
     if (curve_index_ == curve_count_) {
-        state_ = state::marker_list;
+        state_ = header_.edition == edition::may_2019 ? state::trailer : state::marker_list;
+        trailer_offset_ = field_offset_;
         return;
     }
-    curve_ = curve_at(blocks_, curve_index_);
+    curve_ = curve_in_file(header_, curve_index_);
     kind_ = kind_of(curve_);
     curve_offset_ = field_offset_;
     state_ = state::curve_header;
@@ -116,9 +138,13 @@ void layout_walk::begin_curve() noexcept {
 // The keyframes' fit is known only when they have all arrived (or at finish, as `truncated`).
 void layout_walk::on_curve_header(const std::byte* f) noexcept {
     if (const fault e = check_curve_header(f, limits_, total_keys_)) {
-        return fail(e.code, curve_offset_ + e.offset, error_place::curve, -1, e.limit);
+        if (!is_limit(e)) {
+            return fail(e.code, curve_offset_ + e.offset, error_place::curve, -1, e.limit);
+        }
+        if (stop_at_limit(e.code, curve_offset_ + e.offset, error_place::curve, -1, e.limit))
+            return;
     }
-    stride_ = keyframe_stride(kind_, layout_);
+    stride_ = keyframe_stride(header_, kind_);
     key_count_ = curve_key_count(f);
     keys_read_ = 0;
     field_offset_ += curve_header_size;
@@ -160,7 +186,12 @@ void layout_walk::end_curve() noexcept {
 
 void layout_walk::on_marker_list(const std::byte* f) noexcept {
     if (const fault e = check_marker_count(f, limits_)) {
-        return fail(e.code, field_offset_ + e.offset, error_place::markers, -1, e.limit);
+        if (!is_limit(e)) {
+            return fail(e.code, field_offset_ + e.offset, error_place::markers, -1, e.limit);
+        }
+        if (stop_at_limit(e.code, field_offset_ + e.offset, error_place::markers, -1, e.limit)) {
+            return;
+        }
     }
     has_markers_ = true;
     marker_count_ = static_cast<std::uint32_t>(load_i32_le(f));
@@ -201,8 +232,14 @@ void layout_walk::on_length_byte(std::uint8_t b) noexcept {
             break;
     }
     if (const fault e = check_name_length(length_.value(), limits_)) {
-        return fail(e.code, length_offset_ + e.offset, error_place::markers, marker_index_,
-                    e.limit);
+        if (!is_limit(e)) {
+            return fail(e.code, length_offset_ + e.offset, error_place::markers, marker_index_,
+                        e.limit);
+        }
+        if (stop_at_limit(e.code, length_offset_ + e.offset, error_place::markers, marker_index_,
+                          e.limit)) {
+            return;
+        }
     }
     name_offset_ = field_offset_;
     name_left_ = length_.value();
@@ -224,6 +261,19 @@ void layout_walk::on_name(const std::byte* p, std::size_t n) noexcept {
     name_left_ -= n;
     field_offset_ += n;
     if (name_left_ == 0) end_marker();
+}
+
+// The trailer's first bytes are compared as they come; of the rest only the last matters.
+void layout_walk::on_trailer(const std::byte* p, std::size_t n) noexcept {
+    std::size_t i = 0;
+    for (; i < n && trailer_seen_ < formatter_prefix.size(); ++i, ++trailer_seen_) {
+        const std::uint64_t k = trailer_seen_;
+        if (const fault e = check_formatter_byte(k, std::to_integer<std::uint8_t>(p[i]))) {
+            return fail(e.code, trailer_offset_ + e.offset, error_place::markers);
+        }
+    }
+    trailer_seen_ += n - i;
+    trailer_last_ = std::to_integer<std::uint8_t>(p[n - 1]);
 }
 
 void layout_walk::end_marker() noexcept {
@@ -264,6 +314,13 @@ void layout_walk::finish() noexcept {
         case state::name:
             fail(errc::truncated, name_offset_, error_place::markers, marker_index_);
             break;
+        case state::trailer:
+            if (const fault e = check_formatter_end(trailer_seen_, trailer_last_)) {
+                fail(e.code, trailer_offset_ + e.offset, error_place::markers);
+            } else {
+                state_ = state::end;
+            }
+            break;
         case state::end:
         case state::failed:
             break;
@@ -284,23 +341,27 @@ void layout_walk::content_fault(errc code, std::uint64_t offset, error_place pla
 }
 
 void layout_walk::fill(summary& s) const noexcept {
-    s.layout = layout_;
-    s.blocks = blocks_;
-    s.curves = curve_index_;
-    s.keyframes = total_keys_;
-    if (any_keys_) {
-        s.start = start_;
-        s.duration = end_;
+    s.edition = header_.edition;
+    s.major = header_.major;
+    s.minor = header_.minor;
+    s.layout = header_.layout;
+    s.blocks = header_.blocks;
+    const progress p = limit_ ? at_limit_ : now();
+    s.curves = p.curves;
+    s.keyframes = p.keys;
+    if (p.any_keys) {
+        s.start = p.start;
+        s.duration = p.end;
     }
-    if (has_markers_) s.markers = marker_count_;
+    if (p.has_markers) s.markers = p.markers;
 }
 
 void layout_walk::add_warnings(report& r) const noexcept {
     add_count_warnings(
-        blocks_,
+        header_,
         [&](curve_id id) {
             const tally& t = tallies_[to_index(id)];
-            return curve_tally{has_curve(blocks_, id), t.keys, t.first_time};
+            return curve_tally{has_curve(header_.blocks, id), t.keys, t.first_time};
         },
         [](curve_id) -> const warning* { return nullptr; }, r);
 }
@@ -334,6 +395,10 @@ stream_status stream_validator::feed(std::span<const std::byte> chunk) noexcept 
 // The header is gathered across chunks only as far as its rule asks for, so that a short file is
 // `truncated` rather than judged on a part, and no byte of the first curve is taken.
 void stream_validator::feed_header(const std::byte*& p, std::size_t& n) noexcept {
+    if (options_.layout == layout_choice::june_2019)
+        return start_2019_walks(edition::june_2019, false);
+    if (options_.layout == layout_choice::may_2019)
+        return start_2019_walks(edition::may_2019, false);
     while (n > 0) {
         const detail::header_check h = detail::check_header(header_.data(), header_size_);
         const std::size_t take = std::min(h.need - header_size_, n);
@@ -343,10 +408,19 @@ void stream_validator::feed_header(const std::byte*& p, std::size_t& n) noexcept
         n -= take;
         if (header_size_ < h.need) return;
         const detail::header_check now = detail::check_header(header_.data(), header_size_);
+        if (detail::may_be_2019(now, header_.data(), options_.layout)) {
+            // Those first bytes belong to the first curve of a 2019 layout, if it is one.
+            start_2019_walks(edition::june_2019, true);
+            for (std::size_t i = 0; i < walk_count_; ++i)
+                walks_[i].feed(header_.data(), header_size_);
+            return;
+        }
         if (now.error) return fail_header(now.error.code, now.error.offset);
         if (now.whole()) {
-            minor_ = now.minor;
-            blocks_ = now.blocks;
+            file_.major = 1;
+            file_.minor = now.minor;
+            file_.blocks = now.blocks;
+            file_.curve_count = static_cast<std::uint16_t>(curve_count(now.blocks));
             return start_walks();
         }
     }
@@ -356,27 +430,46 @@ void stream_validator::start_walks() noexcept {
     header_done_ = true;
     const bool content = options_.level == level::full;
     const limits& lim = options_.limits;
-    if (minor_ == 0) {
-        walks_[0].start(header_size, blocks_, layout::full, content, lim);
-        walk_count_ = 1;
-        return;
-    }
-    const std::uint64_t first = header_size + 3;
+    const auto walk_as = [&](std::size_t i, layout l) {
+        file_header h = file_;
+        h.layout = l;
+        walks_[i].start(file_.minor == 0 ? header_size : header_size + 3, h, content, lim);
+    };
+    walk_count_ = 1;
+    if (file_.minor == 0) return walk_as(0, layout::full);
     switch (options_.layout) {
-        case layout_choice::compact:
-            walks_[0].start(first, blocks_, layout::compact, content, lim);
-            walk_count_ = 1;
-            break;
         case layout_choice::full:
-            walks_[0].start(first, blocks_, layout::full, content, lim);
-            walk_count_ = 1;
+            walk_as(0, layout::full);
             break;
         case layout_choice::automatic:
             // Both layouts are walked side by side; FORMAT.md section 3 picks one at the end.
-            walks_[0].start(first, blocks_, layout::compact, content, lim);
-            walks_[1].start(first, blocks_, layout::full, content, lim);
+            walk_as(0, layout::compact);
+            walk_as(1, layout::full);
             walk_count_ = 2;
             break;
+        default:
+            walk_as(0, layout::compact);
+            break;
+    }
+}
+
+// `detect`: a file without the magic, tried as June, then May with 8-byte and 28-byte bool keys,
+// each with its limits deferred (detail::layout_walk::start). Otherwise the layout asked for: May
+// is walked with both bool key sizes, chosen at the end as the reader chooses.
+void stream_validator::start_2019_walks(edition e, bool detect) noexcept {
+    header_done_ = true;
+    detecting_ = detect;
+    const bool content = options_.level == level::full;
+    const limits& lim = options_.limits;
+    walk_count_ = 0;
+    const auto add = [&](edition ed, std::uint8_t bool_key_size) {
+        walks_[walk_count_++].start(0, detail::header_2019(ed, bool_key_size), content, lim,
+                                    detect);
+    };
+    if (detect || e == edition::june_2019) add(edition::june_2019, bool_keyframe_size);
+    if (detect || e == edition::may_2019) {
+        add(edition::may_2019, bool_keyframe_size);
+        add(edition::may_2019, full_keyframe_size);
     }
 }
 
@@ -390,7 +483,8 @@ void stream_validator::fail_header(errc code, std::uint64_t offset) noexcept {
 // Final only when no walk can change the outcome any more: the first walk in order of
 // preference that has not failed could still be chosen, unless a preferred walk was stopped by a
 // limit (which counts as sound, so it is chosen) or every walk has a structural error. A content
-// error is never final: a structural error further on would win.
+// error is never final: a structural error further on would win. While detecting a 2019 layout,
+// a walk that failed is out, and when all are out the file is bad_magic.
 void stream_validator::update_status() noexcept {
     bool decided = true;
     for (std::size_t i = 0; i < walk_count_; ++i) {
@@ -398,7 +492,7 @@ void stream_validator::update_status() noexcept {
             decided = false;
             break;
         }
-        if (detail::sound_walk(walks_[i].structural_error())) break;
+        if (!detecting_ && detail::sound_walk(walks_[i].structural_error())) break;
     }
     if (decided) {
         conclude();
@@ -412,27 +506,39 @@ void stream_validator::update_status() noexcept {
     status_ = all_ended ? stream_status::done : stream_status::more;
 }
 
-const detail::layout_walk& stream_validator::chosen() const noexcept {
-    if (walk_count_ == 1) return walks_[0];
-    return detail::choose_layout(walks_[0].structural_error(), walks_[1].structural_error()) ==
-                   layout::compact
-               ? walks_[0]
-               : walks_[1];
+// The walk FORMAT.md sections 3 and 9 choose: the first sound one in order of preference; when
+// none is, the one that got furthest, the earlier on a tie; while detecting, none.
+const detail::layout_walk* stream_validator::chosen() const noexcept {
+    for (std::size_t i = 0; i < walk_count_; ++i) {
+        const error& e = walks_[i].structural_error();
+        if (detecting_ ? e.code == errc::ok : detail::sound_walk(e)) return &walks_[i];
+    }
+    if (detecting_) return nullptr;
+    const detail::layout_walk* best = &walks_[0];
+    for (std::size_t i = 1; i < walk_count_; ++i) {
+        if (walks_[i].structural_error().offset > best->structural_error().offset)
+            best = &walks_[i];
+    }
+    return best;
 }
 
 void stream_validator::conclude() noexcept {
-    const detail::layout_walk& walk = chosen();
+    const detail::layout_walk* walk = chosen();
     report_ = report{};
     report_.summary.bytes = consumed_;
-    report_.summary.major = 1;
-    report_.summary.minor = minor_;
-    walk.fill(report_.summary);
-    if (walk.failed()) {
-        report_.error = walk.structural_error();
-    } else if (walk.content_error()) {
-        report_.error = walk.content_error();
+    if (walk == nullptr) {
+        report_.error = error{detail::not_2019.code, detail::not_2019.offset, error_place::header};
+        return;
+    }
+    walk->fill(report_.summary);
+    if (walk->failed()) {
+        report_.error = walk->structural_error();
+    } else if (walk->limit_error()) {
+        report_.error = walk->limit_error();
+    } else if (walk->content_error()) {
+        report_.error = walk->content_error();
     } else {
-        walk.add_warnings(report_);
+        walk->add_warnings(report_);
     }
 }
 
@@ -441,8 +547,16 @@ const report& stream_validator::finish() noexcept {
     finished_ = true;
     if (status_ == stream_status::error) return report_;
     if (!header_done_) {
-        fail_header(errc::truncated, detail::check_header(header_.data(), header_size_).missing);
-        return report_;
+        // Nothing was fed: a 2019 layout asked for has no header to miss, only its first curve.
+        if (options_.layout == layout_choice::june_2019) {
+            start_2019_walks(edition::june_2019, false);
+        } else if (options_.layout == layout_choice::may_2019) {
+            start_2019_walks(edition::may_2019, false);
+        } else {
+            fail_header(errc::truncated,
+                        detail::check_header(header_.data(), header_size_).missing);
+            return report_;
+        }
     }
     for (std::size_t i = 0; i < walk_count_; ++i) walks_[i].finish();
     conclude();

@@ -48,7 +48,7 @@ namespace {
 void walk_side_by_side(std::span<const std::span<const std::byte>> inputs,
                        const validate_options& options) noexcept {
     const layout_choice first =
-        options.layout == layout_choice::full ? layout_choice::full : layout_choice::compact;
+        options.layout == layout_choice::automatic ? layout_choice::compact : options.layout;
     struct walk {
         reader r{std::span<const std::byte>{}};
         bool live = false;

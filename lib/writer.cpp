@@ -241,8 +241,10 @@ error read_model(std::span<const std::byte> bytes, model& out, const read_option
     recording rec;
     if (error e = rec.open(bytes, options)) return e;
     out = model{};
-    out.major = rec.header().major;
-    out.minor = rec.header().minor;
+    // A 2019 file holds a v1.0 file's curves: its model is that file's.
+    const bool v1 = rec.header().edition == edition::v1;
+    out.major = v1 ? rec.header().major : 1;
+    out.minor = v1 ? rec.header().minor : 0;
     out.layout = rec.header().layout;
     out.blocks = rec.header().blocks;
     for (const curve_view& v : rec.curves()) {
@@ -251,8 +253,13 @@ error read_model(std::span<const std::byte> bytes, model& out, const read_option
         c.post_wrap = v.post_wrap;
         c.keys.reserve(v.keys.size());
         for (const keyframe_view k : v.keys) {
-            c.keys.push_back(keyframe{k.time(), k.value(), k.in_tangent(), k.out_tangent(),
-                                      k.in_weight(), k.out_weight(), k.weighted_mode_raw()});
+            // Only a bool key's time and value mean anything (May 2019 wrote 28-byte ones).
+            if (v.kind == curve_kind::bool_curve) {
+                c.keys.push_back(keyframe{k.time(), k.value()});
+            } else {
+                c.keys.push_back(keyframe{k.time(), k.value(), k.in_tangent(), k.out_tangent(),
+                                          k.in_weight(), k.out_weight(), k.weighted_mode_raw()});
+            }
         }
     }
     if (rec.summary().markers) {

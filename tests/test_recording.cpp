@@ -93,7 +93,8 @@ void expect_same_table(const recording& a, const recording& b) {
 std::vector<read_options> every_layout_choice() {
     std::vector<read_options> out;
     for (const layout_choice l :
-         {layout_choice::automatic, layout_choice::compact, layout_choice::full}) {
+         {layout_choice::automatic, layout_choice::compact, layout_choice::full,
+          layout_choice::june_2019, layout_choice::may_2019}) {
         out.push_back(read_options{l, {}});
     }
     return out;
@@ -109,7 +110,9 @@ TEST(RecordingByReads, SoundFilesGiveTheTableOpenGivesOthersAreDeclined) {
             const error e = walked.open(view(b), o);
             recording read;
             const bool done = read.open_by_reads(view(b), file.fd(), o);
-            EXPECT_EQ(done, !e) << describe(e) << " (" << b.size() << " bytes)";
+            // The 2019 layouts are left to open().
+            EXPECT_EQ(done, !e && walked.header().edition == edition::v1)
+                << describe(e) << " (" << b.size() << " bytes)";
             if (done) {
                 expect_same_table(walked, read);
             } else {

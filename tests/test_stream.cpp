@@ -57,57 +57,6 @@ std::vector<sample> few_curve_files() {
     return out;
 }
 
-struct streamed {
-    report rep;
-    // The stream said `error` before the end of the input, and the rest was not fed.
-    bool cut_early = false;
-};
-
-// Feeds `b` in chunks of the sizes `next_size` gives, stopping at an `error` as a server would.
-streamed stream(std::span<const std::byte> b, const validate_options& options,
-                const std::function<std::size_t()>& next_size) {
-    stream_validator v(options);
-    std::size_t pos = 0;
-    bool cut = false;
-    while (pos < b.size()) {
-        const std::size_t n = std::min(next_size(), b.size() - pos);
-        pos += n;
-        if (v.feed(b.subspan(pos - n, n)) == stream_status::error) {
-            cut = pos < b.size();
-            break;
-        }
-    }
-    return {v.finish(), cut};
-}
-
-streamed stream_in_chunks_of(std::span<const std::byte> b, const validate_options& options,
-                             std::size_t size) {
-    return stream(b, options, [size] { return size; });
-}
-
-streamed stream_at_random(std::span<const std::byte> b, const validate_options& options,
-                          std::mt19937& rng, std::size_t max_chunk) {
-    std::uniform_int_distribution<std::size_t> size(1, max_chunk);
-    return stream(b, options, [&] { return size(rng); });
-}
-
-// Empty when the streamed report says what validate() says; else what differs. A stream cut
-// early has seen fewer bytes, so its summary.bytes may be smaller.
-std::string difference(const report& whole, const streamed& s) {
-    const report& r = s.rep;
-    std::string d;
-    if (whole.valid() != r.valid()) d += "validity; ";
-    if (!(whole.error == r.error)) {
-        d += "error: validate " + describe(whole.error) + ", stream " + describe(r.error) + "; ";
-    }
-    const summary& a = whole.summary;
-    const summary& b = r.summary;
-    if (s.cut_early ? b.bytes > a.bytes : b.bytes != a.bytes) d += "summary.bytes; ";
-    d += summary_difference(a, b);
-    if (!same_warnings(whole, r, warning_code::non_unit_quaternion)) d += "warnings; ";
-    return d;
-}
-
 // Chunk sizes 1 to 64 (all of them, or a sample: the sizes around the 8-, 12- and 28-byte fields),
 // three random chunkings and one chunk, against one validate().
 enum class sizes { all, sample };

@@ -18,14 +18,19 @@ inline constexpr std::size_t full_keyframe_size = 28;
 inline constexpr std::size_t compact_keyframe_size = 8;
 inline constexpr std::size_t bool_keyframe_size = 8;
 
-// How v1.1 float keyframes are stored. v1.0 files are always `full`; bool keys are always 8 bytes.
+// How v1.1 float keyframes are stored. v1.0 files and the 2019 layouts are always `full`.
 enum class layout : std::uint8_t { compact, full };
-// What a reader is told to expect: `automatic` picks the layout as FORMAT.md section 3 says.
-enum class layout_choice : std::uint8_t { automatic, compact, full };
+// Which kind of file MRTK wrote (FORMAT.md sections 2, 3 and 9): a v1.x file with its header, or
+// one of the two headerless layouts of MRTK's development branch in 2019.
+enum class edition : std::uint8_t { v1, june_2019, may_2019 };
+// What a reader is told to expect: `automatic` reads a v1.x file (FORMAT.md section 3 picks a
+// v1.1 file's layout) or, when the file has no magic, a file that is completely one of the 2019
+// layouts; the others name one keyframe layout of v1.1 or one 2019 layout.
+enum class layout_choice : std::uint8_t { automatic, compact, full, june_2019, may_2019 };
 // "compact", "full": stable names, as JSON reports and the index database hold them.
 std::string_view layout_name(layout l) noexcept;
 std::optional<layout> parse_layout_name(std::string_view name) noexcept;
-// "auto", "compact", "full", as the --layout option takes them.
+// "auto", "compact", "full", "2019-06", "2019-05", as the --layout option takes them.
 std::string_view layout_choice_name(layout_choice choice) noexcept;
 std::optional<layout_choice> parse_layout_choice_name(std::string_view name) noexcept;
 
@@ -197,7 +202,8 @@ constexpr bool has_curve(block_flags f, curve_id id) noexcept {
     return false;
 }
 
-// The id of the curve at `file_index` in a file with these blocks; file_index < curve_count(f).
+// The id of the curve at `file_index` of a v1.x file (or a June 2019 one) with these blocks;
+// file_index < curve_count(f).
 constexpr curve_id curve_at(block_flags f, std::size_t file_index) noexcept {
     std::size_t i = file_index;
     if (f.camera) {
@@ -210,6 +216,14 @@ constexpr curve_id curve_at(block_flags f, std::size_t file_index) noexcept {
         i -= hands;
     }
     return curve_id(gaze_first + i);
+}
+
+// The id of the curve at `file_index` < v10_curve_count of a May 2019 file: the hands block
+// (hand states, left joints, right joints) first, then the camera.
+constexpr curve_id may_2019_curve_at(std::size_t file_index) noexcept {
+    constexpr std::size_t hands = gaze_first - hand_state_first;
+    return file_index < hands ? curve_id(hand_state_first + file_index)
+                              : curve_id(camera_first + file_index - hands);
 }
 
 }  // namespace inputanim

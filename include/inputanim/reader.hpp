@@ -39,18 +39,30 @@ constexpr limits upload_limits() noexcept {
 }
 
 struct read_options {
-    // Applies to v1.1 files; v1.0 files are always `full`.
+    // compact and full apply to v1.1 files (v1.0 files are always `full`); june_2019 and may_2019
+    // read the file as that layout whatever its first bytes.
     layout_choice layout = layout_choice::automatic;
     inputanim::limits limits{};
 };
 
 struct file_header {
+    inputanim::edition edition = edition::v1;
+    // 1.0 or 1.1 for v1 files; 0.0 for the 2019 layouts, which carry no version.
     int major = 0;
     int minor = 0;
     inputanim::layout layout = layout::full;
+    // The 2019 layouts hold what v1.0 holds: camera and hands.
     block_flags blocks{};
     std::uint16_t curve_count = 0;
+    // 8, or 28 in the May 2019 files that wrote their bool curves with full keyframes.
+    std::uint8_t bool_key_size = bool_keyframe_size;
 };
+
+// "1.0", "1.1", "2019-06", "2019-05": the version reports and the index give a file; empty when
+// no header was read (major 0 of edition v1).
+std::string_view version_name(edition e, int major, int minor) noexcept;
+// The choice that reads a file as it was read when it gave header `h`, without detecting again.
+layout_choice choice_of(const file_header& h) noexcept;
 
 // What `reader::next` reached.
 enum class item : std::uint8_t { curve, marker, end, error };
@@ -91,6 +103,13 @@ class reader {
               limit_kind limit = limit_kind::none) noexcept;
     bool fail_header(errc code, std::uint64_t offset) noexcept;
     bool read_header() noexcept;
+    // A file without the magic, under layout `automatic`: the first 2019 layout under which the
+    // whole file is sound (FORMAT.md section 9), if any.
+    bool detect_2019() noexcept;
+    void start_2019(const file_header& h) noexcept;
+    // The error a walk of the whole file under `h` from `first` ends with (ok when sound).
+    inputanim::error walk_as(const file_header& h, std::uint64_t first,
+                             const inputanim::limits& lim) const noexcept;
     // The layout of a v1.1 file under options_.layout (FORMAT.md section 3 for `automatic`).
     inputanim::layout layout_of_v11() const noexcept;
     item next_curve() noexcept;

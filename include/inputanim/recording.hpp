@@ -14,6 +14,8 @@ namespace inputanim {
 
 struct summary {
     std::uint64_t bytes = 0;
+    inputanim::edition edition = edition::v1;
+    // version_name(edition, major, minor) is the version reports give.
     int major = 0;
     int minor = 0;
     inputanim::layout layout = layout::full;
@@ -86,8 +88,9 @@ class recording {
     // structure read with pread(2) (a curve boundary per call): no page of the mapping is
     // touched, and on a large file each first touch is a page fault that costs far more than a
     // read of a few bytes (docs/PERFORMANCE.md, "Python"). An accelerator, not a verdict:
-    // false, leaving the recording empty, for anything but a structurally sound file (and for a
-    // marker list over 4 KiB, a configured limit reached, a failed read); open() then says why.
+    // false, leaving the recording empty, for anything but a structurally sound v1.x file (and for
+    // a marker list over 4 KiB, a configured limit reached, a failed read, a 2019 layout); open()
+    // then reads it or says why.
     bool open_by_reads(std::span<const std::byte> bytes, int fd,
                        const read_options& options = {}) noexcept;
 

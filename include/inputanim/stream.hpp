@@ -35,15 +35,20 @@ enum class stream_status : std::uint8_t {
 
 namespace detail {
 
-// One walk of the curves and the marker list under one fixed keyframe layout, fed a byte range
-// at a time. It keeps its first structural error (which ends the walk) and, separately, its first
-// content error (the walk goes on: a structural error further on would win). Internal to
-// stream_validator, which runs one walk, or two (compact and full) for a v1.1 file with layout
-// `automatic`.
+// One walk of the curves and the marker list (or the May 2019 trailer) under one fixed header,
+// fed a byte range at a time. It keeps its first structural error (which ends the walk) and,
+// separately, its first content error (the walk goes on: a structural error further on would
+// win). Internal to stream_validator, which runs one walk, two (compact and full for a v1.1 file
+// with layout `automatic`; the two bool key sizes of a May 2019 file) or three (the 2019 layouts,
+// for a file without the magic).
 class layout_walk {
   public:
-    void start(std::uint64_t offset, block_flags blocks, inputanim::layout lay, bool content,
-               const limits& lim) noexcept;
+    // With `defer_limits`, a limit passed does not stop the walk: the walk goes on as if there
+    // were none and keeps the first limit passed (limit_error), which is the file's error if the
+    // walk turns out sound. That is how the reader detects a 2019 layout: whether the whole file
+    // is of the layout, whatever the limits, then the limits.
+    void start(std::uint64_t offset, const file_header& h, bool content, const limits& lim,
+               bool defer_limits = false) noexcept;
     void feed(const std::byte* p, std::size_t n) noexcept;
     // The end of the input: a field left half read is `truncated`.
     void finish() noexcept;
@@ -52,7 +57,8 @@ class layout_walk {
     bool complete() const noexcept { return state_ == state::end; }
     const error& structural_error() const noexcept { return structural_; }
     const error& content_error() const noexcept { return content_; }
-    inputanim::layout layout() const noexcept { return layout_; }
+    const error& limit_error() const noexcept { return limit_; }
+    const file_header& header() const noexcept { return header_; }
     // What validate's summary holds from the walk: the counts of the curves read whole, etc.
     void fill(summary& s) const noexcept;
     // negative_time and dropped_rotation_w for a walk that ended without error.
@@ -66,6 +72,7 @@ class layout_walk {
         marker_time,
         name_length,
         name,
+        trailer,
         end,
         failed
     };
@@ -83,6 +90,11 @@ class layout_walk {
     void on_marker_time(const std::byte* f) noexcept;
     void on_length_byte(std::uint8_t b) noexcept;
     void on_name(const std::byte* p, std::size_t n) noexcept;
+    void on_trailer(const std::byte* p, std::size_t n) noexcept;
+    // A limit passed at `offset`: true when the walk stopped there (it failed); false when the
+    // limits are deferred, and the walk goes on.
+    bool stop_at_limit(errc code, std::uint64_t offset, error_place place, std::int64_t index,
+                       limit_kind limit) noexcept;
     void begin_curve() noexcept;
     void end_curve() noexcept;
     void begin_marker() noexcept;
@@ -93,10 +105,10 @@ class layout_walk {
                        std::int64_t index) noexcept;
 
     // Options.
-    block_flags blocks_{};
-    inputanim::layout layout_ = layout::full;
+    file_header header_{};
     bool content_checks_ = true;
     limits limits_{};
+    bool defer_limits_ = false;
 
     state state_ = state::end;
     // Offset of the first byte of the field being read; the carry holds its bytes seen so far
@@ -136,8 +148,28 @@ class layout_walk {
     utf8_decoder utf8_{};
     bool name_valid_ = true;
 
+    // What fill() reports of a walk whose deferred limit is the file's error: the walk as it was
+    // when the limit passed, where the reader's walk under the limits would have stopped.
+    struct progress {
+        std::uint16_t curves = 0;
+        std::uint64_t keys = 0;
+        bool any_keys = false;
+        float start = 0.0f;
+        float end = 0.0f;
+        bool has_markers = false;
+        std::uint32_t markers = 0;
+    };
+    progress now() const noexcept;
+    progress at_limit_{};
+
+    // The May 2019 trailer: its bytes seen so far and the last of them.
+    std::uint64_t trailer_offset_ = 0;
+    std::uint64_t trailer_seen_ = 0;
+    std::uint8_t trailer_last_ = 0;
+
     error structural_{};
     error content_{};
+    error limit_{};
 };
 
 }  // namespace detail
@@ -170,10 +202,12 @@ class stream_validator {
   private:
     void feed_header(const std::byte*& p, std::size_t& n) noexcept;
     void start_walks() noexcept;
+    void start_2019_walks(edition e, bool detect) noexcept;
     void fail_header(errc code, std::uint64_t offset) noexcept;
     void update_status() noexcept;
-    // FORMAT.md section 3's choice between the walks (the only walk when there is one).
-    const detail::layout_walk& chosen() const noexcept;
+    // FORMAT.md section 3's (or 9's) choice between the walks (the only walk when there is
+    // one); null when no 2019 layout was detected.
+    const detail::layout_walk* chosen() const noexcept;
     void conclude() noexcept;
 
     validate_options options_{};
@@ -181,10 +215,12 @@ class stream_validator {
     std::array<std::byte, header_size + 3> header_{};
     std::uint8_t header_size_ = 0;
     bool header_done_ = false;
-    int minor_ = 0;
-    block_flags blocks_{};
-    std::array<detail::layout_walk, 2> walks_{};
+    file_header file_{};
+    std::array<detail::layout_walk, 3> walks_{};
     std::uint8_t walk_count_ = 0;
+    // The walks are the 2019 layouts tried on a file without the magic: the first sound one is
+    // the file's, and none is bad_magic.
+    bool detecting_ = false;
 
     std::uint64_t consumed_ = 0;
     stream_status status_ = stream_status::more;

@@ -33,7 +33,7 @@ constexpr std::optional<inputanim::level> parse_level_name(std::string_view name
 // The version of the validity rules: raised whenever a change to the library can change the
 // report validate() gives for some bytes under the same options (a new rule, a changed limit
 // check, a new warning). Stored verdicts made under another version are stale (docs/VALIDATION.md).
-inline constexpr int rules_version = 1;
+inline constexpr int rules_version = 2;
 
 struct validate_options {
     inputanim::level level = level::full;

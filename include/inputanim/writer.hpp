@@ -171,7 +171,8 @@ class encoder {
 std::vector<std::byte> write(const model& m);
 void write(const model& m, std::vector<std::byte>& out);
 
-// Reads a structurally sound file into a model (bit-exact: write(read) gives the same bytes).
+// Reads a structurally sound file into a model (bit-exact: write(read) gives the same bytes). A
+// 2019 file gives the model of the v1.0 file with its curves (and, for May 2019, no marker list).
 error read_model(std::span<const std::byte> bytes, model& out, const read_options& options = {});
 
 }  // namespace inputanim

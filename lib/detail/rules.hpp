@@ -4,6 +4,7 @@
 // how the bytes reach them; kernels.hpp holds the proven-equal vector forms of check_keyframe.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -83,6 +84,18 @@ inline header_check check_header(const std::byte* p, std::size_t n) noexcept {
 constexpr bool valid_wrap_mode(std::int32_t m) noexcept {
     return m == 0 || m == 1 || m == 2 || m == 4 || m == 8;
 }
+// FORMAT.md section 9: under `automatic`, a file whose first 8 bytes (at `p`, whole) are not the
+// magic may be a 2019 layout, which begins with its first curve's two wrap modes; a file whose
+// walks as each 2019 layout all fail is `not_2019`.
+inline bool may_be_2019(const header_check& h, const std::byte* p, layout_choice c) noexcept {
+    return h.error.code == errc::bad_magic && c == layout_choice::automatic &&
+           valid_wrap_mode(load_i32_le(p)) && valid_wrap_mode(load_i32_le(p + 4));
+}
+inline constexpr fault not_2019{errc::bad_magic, 0};
+// A configured limit, which a walk detecting a 2019 layout defers (detail::layout_walk).
+constexpr bool is_limit(const fault& f) noexcept {
+    return f.code == errc::limit_exceeded;
+}
 
 // The bytes of one keyframe of a curve of `kind` under `lay`.
 constexpr std::uint8_t keyframe_stride(curve_kind kind, layout lay) noexcept {
@@ -90,6 +103,25 @@ constexpr std::uint8_t keyframe_stride(curve_kind kind, layout lay) noexcept {
                                                                   : compact_keyframe_size;
 }
 
+// The bytes of one keyframe of a curve of `kind` in a file with header `h`.
+constexpr std::uint8_t keyframe_stride(const file_header& h, curve_kind kind) noexcept {
+    return kind == curve_kind::bool_curve ? h.bool_key_size : keyframe_stride(kind, h.layout);
+}
+// The curve at `file_index` < h.curve_count of a file with header `h`.
+constexpr curve_id curve_in_file(const file_header& h, std::size_t file_index) noexcept {
+    return h.edition == edition::may_2019 ? may_2019_curve_at(file_index)
+                                          : curve_at(h.blocks, file_index);
+}
+// What a 2019 file holds (FORMAT.md section 9): v1.0's 389 curves, full keyframes, no header.
+constexpr file_header header_2019(edition e, std::uint8_t bool_key_size) noexcept {
+    file_header h;
+    h.edition = e;
+    h.layout = layout::full;
+    h.blocks = block_flags{true, true, false};
+    h.curve_count = static_cast<std::uint16_t>(v10_curve_count);
+    h.bool_key_size = bool_key_size;
+    return h;
+}
 // A curve header (pre-wrap, post-wrap, count) given `keys_before` keyframes in the curves before
 // it; offsets are within the 12-byte header. Its keyframes' fit is keys_fit's.
 inline fault check_curve_header(const std::byte* p, const limits& lim,
@@ -137,6 +169,31 @@ constexpr fault check_name_length(std::uint64_t length, const limits& lim) noexc
     return {};
 }
 
+// The May 2019 trailer (FORMAT.md section 9): a .NET BinaryFormatter stream holding the marker
+// list, which is checked and never interpreted: its first 17 bytes, then anything, and its last
+// byte (the file's) 0x0b. Offsets are from the trailer's first byte.
+inline constexpr std::array<std::uint8_t, 17> formatter_prefix = {
+    0x00, 0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
+    0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+inline constexpr std::uint8_t formatter_end = 0x0b;
+// Byte `k` < 17 of the trailer.
+constexpr fault check_formatter_byte(std::size_t k, std::uint8_t b) noexcept {
+    return b == formatter_prefix[k] ? fault{} : fault{errc::bad_marker, k};
+}
+// A trailer of `n` bytes whose prefix matched, ending with `last`.
+constexpr fault check_formatter_end(std::uint64_t n, std::uint8_t last) noexcept {
+    if (n <= formatter_prefix.size()) return {errc::truncated, n};
+    if (last != formatter_end) return {errc::bad_marker, n - 1};
+    return {};
+}
+// The whole trailer: the `n` bytes at `p`.
+inline fault check_formatter_trailer(const std::byte* p, std::uint64_t n) noexcept {
+    for (std::size_t k = 0; k < formatter_prefix.size(); ++k) {
+        if (k == n) return {errc::truncated, k};
+        if (const fault f = check_formatter_byte(k, std::to_integer<std::uint8_t>(p[k]))) return f;
+    }
+    return check_formatter_end(n, std::to_integer<std::uint8_t>(p[n - 1]));
+}
 // A 7-bit encoded length that runs past its fifth byte (length_decoder's too_long).
 inline constexpr fault overlong_name_length{errc::bad_marker, 0};
 
@@ -230,10 +287,9 @@ struct curve_tally {
 // The non_unit_quaternion warning of rotation x, if any, comes from `units(x)` (a pointer, or
 // null) right after that rotation's dropped_rotation_w.
 template <class Tally, class Units>
-void add_count_warnings(block_flags blocks, Tally&& tally, Units&& units, report& r) noexcept {
-    const std::size_t n = curve_count(blocks);
-    for (std::size_t i = 0; i < n; ++i) {
-        const curve_id id = curve_at(blocks, i);
+void add_count_warnings(const file_header& h, Tally&& tally, Units&& units, report& r) noexcept {
+    for (std::size_t i = 0; i < h.curve_count; ++i) {
+        const curve_id id = curve_in_file(h, i);
         const curve_tally t = tally(id);
         if (t.present && t.keys > 0 && t.first_time < 0.0f) {
             add_warning(r, warning{warning_code::negative_time, id, 0, 1, t.first_time});

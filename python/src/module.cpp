@@ -221,7 +221,8 @@ py::list warning_list(const report& rep) {
 
 layout_choice layout_named(const std::string& name) {
     if (const auto choice = parse_layout_choice_name(name)) return *choice;
-    throw py::value_error("layout must be 'auto', 'compact' or 'full', not '" + name + "'");
+    throw py::value_error(
+        "layout must be 'auto', 'compact', 'full', '2019-06' or '2019-05', not '" + name + "'");
 }
 
 validate_options options_of(const std::string& level_name, const std::string& layout_name,
@@ -427,10 +428,7 @@ class open_recording {
     py::tuple check() const {
         report rep;
         const std::span<const std::byte> bytes = src_->bytes;
-        const layout_choice layout = rec().header().minor == 0 ? layout_choice::automatic
-                                     : rec().header().layout == layout::compact
-                                         ? layout_choice::compact
-                                         : layout_choice::full;
+        const layout_choice layout = choice_of(rec().header());
         {
             py::gil_scoped_release release;
             rep = validate(bytes, validate_options{level::full, layout, {}});

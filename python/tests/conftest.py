@@ -113,6 +113,23 @@ def recordings_dir():
                                        pathlib.Path(__file__).parents[3] / "shared/recordings"))
 
 
+# The six real recordings as they are: MRTK's headerless 2019 layouts (FORMAT.md section 9).
+REAL_2019_FILES = {
+    "InputAnimation-20190515-104548.bin": "2019-05",
+    "InputAnimation-20190515-150550.bin": "2019-05",
+    "InputAnimation-20190516-130120.bin": "2019-05",
+    **{name: "2019-06" for name in JUNE_FILES},
+}
+
+
+@pytest.fixture(params=sorted(REAL_2019_FILES))
+def real_2019_file(request, recordings_dir):
+    path = recordings_dir / request.param
+    if not path.exists():
+        pytest.skip(f"{request.param} not found in {recordings_dir}")
+    return path, REAL_2019_FILES[request.param]
+
+
 @pytest.fixture(params=JUNE_FILES)
 def june_file(request, recordings_dir, tmp_path):
     body = recordings_dir / request.param

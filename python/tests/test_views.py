@@ -56,6 +56,17 @@ def test_views_equal_dump_on_the_june_2019_recordings(cli, june_file):
     assert_views_equal_dump(cli, june_file)
 
 
+def test_the_real_2019_recordings_read_as_their_layouts_and_equal_dump(cli, real_2019_file):
+    path, version = real_2019_file
+    rec = inputanim.open(path)
+    assert rec.version == version and rec.layout == "full" and len(rec.curves) == 389
+    # May's trailer holds its markers in a form only .NET reads: unknown.
+    assert rec.summary["markers"] is None if version == "2019-05" else rec.summary["markers"] == 0
+    assert_views_equal_dump(cli, path)
+    forced = inputanim.open(path, layout=version)
+    assert forced.version == version and forced.summary == rec.summary
+
+
 def test_views_are_little_endian_float32_read_only_and_strided(generated):
     rec = inputanim.open(generated["v11_full"])
     curve = rec.camera["position.x"]

@@ -125,17 +125,93 @@ std::filesystem::path recordings_dir() {
     return INPUTANIM_TEST_RECORDINGS_DIR;
 }
 
-std::optional<bytes> june_recording(const std::string& name) {
+std::optional<bytes> real_recording(const std::string& name) {
     std::ifstream in(recordings_dir() / name, std::ios::binary);
     if (!in) return std::nullopt;
+    const std::vector<char> body((std::istreambuf_iterator<char>(in)),
+                                 std::istreambuf_iterator<char>());
+    bytes out(body.size());
+    std::memcpy(out.data(), body.data(), body.size());
+    return out;
+}
+
+std::optional<bytes> june_recording(const std::string& name) {
+    std::optional<bytes> body = real_recording(name);
+    if (!body) return std::nullopt;
     bytes out = {std::byte{0xc6}, std::byte{0x42}, std::byte{0x9e}, std::byte{0x0f},
                  std::byte{0x6e}, std::byte{0xaf}, std::byte{0x8f}, std::byte{0x6a},
                  std::byte{0x01}, std::byte{0},    std::byte{0},    std::byte{0},
                  std::byte{0},    std::byte{0},    std::byte{0},    std::byte{0}};
-    const std::vector<char> body((std::istreambuf_iterator<char>(in)),
-                                 std::istreambuf_iterator<char>());
-    for (char c : body) out.push_back(static_cast<std::byte>(c));
+    out.insert(out.end(), body->begin(), body->end());
     return out;
+}
+
+bytes formatter_trailer() {
+    // The prefix every real file starts its trailer with; the rest is left unread by readers.
+    bytes t = {std::byte{0x00}, std::byte{0x01}, std::byte{0x00}, std::byte{0x00}, std::byte{0x00},
+               std::byte{0xff}, std::byte{0xff}, std::byte{0xff}, std::byte{0xff}, std::byte{0x01},
+               std::byte{0x00}, std::byte{0x00}, std::byte{0x00}, std::byte{0x00}, std::byte{0x00},
+               std::byte{0x00}, std::byte{0x00}};
+    t.resize(523, std::byte{0x5a});
+    t.push_back(std::byte{0x0b});
+    return t;
+}
+
+namespace {
+
+void append_i32(bytes& b, std::int32_t v) {
+    b.resize(b.size() + 4);
+    put_i32(b, b.size() - 4, v);
+}
+
+void append_f32(bytes& b, float v) {
+    b.resize(b.size() + 4);
+    put_f32(b, b.size() - 4, v);
+}
+
+}  // namespace
+
+bytes write_2019(const model& m, edition e, std::size_t bool_key_size) {
+    model v10 = m;
+    v10.major = 1;
+    v10.minor = 0;
+    if (e == edition::june_2019) {
+        const bytes file = write(v10);
+        return bytes(file.begin() + static_cast<std::ptrdiff_t>(header_size), file.end());
+    }
+    bytes out;
+    for (std::size_t i = 0; i < v10_curve_count; ++i) {
+        const curve_id id = may_2019_curve_at(i);
+        const curve& c = m[id];
+        append_i32(out, c.pre_wrap);
+        append_i32(out, c.post_wrap);
+        append_i32(out, static_cast<std::int32_t>(c.keys.size()));
+        const bool narrow = kind_of(id) == curve_kind::bool_curve && bool_key_size == 8;
+        for (const keyframe& k : c.keys) {
+            append_f32(out, k.time);
+            append_f32(out, k.value);
+            if (narrow) continue;
+            append_f32(out, k.in_tangent);
+            append_f32(out, k.out_tangent);
+            append_f32(out, k.in_weight);
+            append_f32(out, k.out_weight);
+            append_i32(out, k.weighted_mode);
+        }
+    }
+    const bytes trailer = formatter_trailer();
+    out.insert(out.end(), trailer.begin(), trailer.end());
+    return out;
+}
+
+std::size_t may_curve_offset(const model& m, std::size_t file_index, std::size_t bool_key_size) {
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < file_index; ++i) {
+        const curve_id id = may_2019_curve_at(i);
+        const std::size_t stride =
+            kind_of(id) == curve_kind::bool_curve ? bool_key_size : full_keyframe_size;
+        at += curve_header_size + m[id].keys.size() * stride;
+    }
+    return at;
 }
 
 std::string write_bytes(const std::filesystem::path& p, const bytes& b) {

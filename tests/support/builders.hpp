@@ -53,9 +53,22 @@ struct opened {
     inputanim::error error;
 };
 
+// A real recording of ../shared/recordings as it is; nullopt when the folder or the file is absent.
+std::optional<bytes> real_recording(const std::string& name);
 // The real June 2019 recordings with the v1.0 header prepended; nullopt when the folder or the
 // file is absent.
 std::optional<bytes> june_recording(const std::string& name);
+
+// A camera-and-hands model (a v1.0 model: blocks, full keys) written in a 2019 layout, as MRTK's
+// development branch wrote it (FORMAT.md section 9): June 2019 is the v1.0 body with its marker
+// list; May 2019 puts the hands block first and the camera last, writes bool keys of
+// `bool_key_size` bytes (28: every field of the model's key), and ends with a 524-byte trailer
+// shaped like .NET BinaryFormatter's (its checked prefix, filler, and 0x0b).
+bytes write_2019(const model& m, edition e, std::size_t bool_key_size = 8);
+// The bytes of a May 2019 trailer.
+bytes formatter_trailer();
+// Offset of the header of the curve at file index `i` of write_2019(m, edition::may_2019, ...).
+std::size_t may_curve_offset(const model& m, std::size_t file_index, std::size_t bool_key_size);
 std::filesystem::path recordings_dir();
 
 }  // namespace inputanim::testing

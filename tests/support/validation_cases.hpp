@@ -1,11 +1,15 @@
 // Files and a comparison of reports for the tests of the other ways to validate, which must give
-// validate()'s report (the many-inputs validate, threads).
+// validate()'s report (the many-inputs validate, threads, the streaming validator).
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <random>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,10 +30,7 @@ inline std::string describe(const error& e) {
 
 inline std::string describe(const validate_options& o) {
     std::ostringstream out;
-    out << (o.level == level::full ? "full" : "structure") << "/"
-        << (o.layout == layout_choice::automatic ? "automatic"
-            : o.layout == layout_choice::compact ? "compact"
-                                                 : "full");
+    out << (o.level == level::full ? "full" : "structure") << "/" << layout_choice_name(o.layout);
     return out.str();
 }
 
@@ -38,7 +39,8 @@ inline std::vector<validate_options> every_layout_and_level() {
     std::vector<validate_options> out;
     for (level l : {level::full, level::structure}) {
         for (layout_choice c :
-             {layout_choice::automatic, layout_choice::compact, layout_choice::full}) {
+             {layout_choice::automatic, layout_choice::compact, layout_choice::full,
+              layout_choice::june_2019, layout_choice::may_2019}) {
             out.push_back(validate_options{l, c, {}});
         }
     }
@@ -53,7 +55,9 @@ inline bool same_bits(const std::optional<float>& a, const std::optional<float>&
 // What differs between two summaries, their `bytes` aside (a stream cut short has seen fewer).
 inline std::string summary_difference(const summary& a, const summary& b) {
     std::string d;
-    if (a.major != b.major || a.minor != b.minor) d += "summary version; ";
+    if (a.edition != b.edition || a.major != b.major || a.minor != b.minor) {
+        d += "summary version; ";
+    }
     if (a.layout != b.layout) d += "summary.layout; ";
     if (!(a.blocks == b.blocks)) d += "summary.blocks; ";
     if (a.curves != b.curves) d += "summary.curves; ";
@@ -99,6 +103,58 @@ inline std::string difference(const report& a, const report& b) {
     return d;
 }
 
+// What a streaming validator said of an input, as tests feed it.
+struct streamed {
+    report rep;
+    // The stream said `error` before the end of the input, and the rest was not fed.
+    bool cut_early = false;
+};
+
+// Feeds `b` in chunks of the sizes `next_size` gives, stopping at an `error` as a server would.
+inline streamed stream(std::span<const std::byte> b, const validate_options& options,
+                       const std::function<std::size_t()>& next_size) {
+    stream_validator v(options);
+    std::size_t pos = 0;
+    bool cut = false;
+    while (pos < b.size()) {
+        const std::size_t n = std::min(next_size(), b.size() - pos);
+        pos += n;
+        if (v.feed(b.subspan(pos - n, n)) == stream_status::error) {
+            cut = pos < b.size();
+            break;
+        }
+    }
+    return {v.finish(), cut};
+}
+
+inline streamed stream_in_chunks_of(std::span<const std::byte> b, const validate_options& options,
+                                    std::size_t size) {
+    return stream(b, options, [size] { return size; });
+}
+
+inline streamed stream_at_random(std::span<const std::byte> b, const validate_options& options,
+                                 std::mt19937& rng, std::size_t max_chunk) {
+    std::uniform_int_distribution<std::size_t> size(1, max_chunk);
+    return stream(b, options, [&] { return size(rng); });
+}
+
+// Empty when the streamed report says what validate() says; else what differs. A stream cut
+// early has seen fewer bytes, so its summary.bytes may be smaller.
+inline std::string difference(const report& whole, const streamed& s) {
+    const report& r = s.rep;
+    std::string d;
+    if (whole.valid() != r.valid()) d += "validity; ";
+    if (!(whole.error == r.error)) {
+        d += "error: validate " + describe(whole.error) + ", stream " + describe(r.error) + "; ";
+    }
+    const summary& a = whole.summary;
+    const summary& b = r.summary;
+    if (s.cut_early ? b.bytes > a.bytes : b.bytes != a.bytes) d += "summary.bytes; ";
+    d += summary_difference(a, b);
+    if (!same_warnings(whole, r, warning_code::non_unit_quaternion)) d += "warnings; ";
+    return d;
+}
+
 // Valid files of every shape with and without markers, a generated recording with warnings of
 // every kind, and damaged copies: cut short, a bad count, a bad magic, a NaN key.
 inline std::vector<bytes> mixed_files() {
@@ -122,6 +178,14 @@ inline std::vector<bytes> mixed_files() {
     bad_magic[0] = std::byte{0};
     files.push_back(bad_magic);
     files.push_back({});
+    // The 2019 layouts, whole and cut short.
+    const model v10 = small_model(shape::v10);
+    for (const bytes& b : {write_2019(v10, edition::june_2019),
+                           write_2019(v10, edition::may_2019, bool_keyframe_size),
+                           write_2019(v10, edition::may_2019, full_keyframe_size)}) {
+        files.push_back(b);
+        files.push_back(bytes(b.begin(), b.end() - 1));
+    }
     generate_options g;
     g.seconds = 2;
     g.markers = 3;

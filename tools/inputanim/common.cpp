@@ -71,6 +71,16 @@ CLI::Option* add_max_bytes_option(CLI::App& cmd, std::uint64_t& max_bytes) {
         ->capture_default_str();
 }
 
+CLI::Option* add_layout_option(CLI::App& cmd, std::string& layout) {
+    return cmd
+        .add_option("--layout", layout,
+                    "auto: detect; compact (8-byte, MRTK) or full (28-byte) v1.1 float keyframes; "
+                    "2019-06 or 2019-05: a headerless 2019 pre-release file")
+        ->check(CLI::IsMember({"auto", "compact", "full", "2019-06", "2019-05"}))
+        ->type_name("NAME")
+        ->capture_default_str();
+}
+
 CLI::Validator count_up_to(std::uint64_t max) {
     return count_between(0, max);
 }
@@ -128,10 +138,7 @@ void add_check_options(CLI::App& cmd, check_options& options) {
                    "structure: headers and counts only; full: also every keyframe and marker")
         ->check(CLI::IsMember({"structure", "full"}))
         ->capture_default_str();
-    cmd.add_option("--layout", options.layout,
-                   "v1.1 float keyframes: compact (8 bytes, MRTK), full (28 bytes) or auto-detect")
-        ->check(CLI::IsMember({"auto", "compact", "full"}))
-        ->capture_default_str();
+    add_layout_option(cmd, options.layout);
     cmd.add_option("--jobs", options.jobs,
                    "Threads that check a large file's keyframes at level full (default: one per "
                    "core)")

@@ -59,6 +59,8 @@ struct check_options {
 // --max-bytes of the commands that hold a recording whole (dump, sample, metrics): the largest
 // recording accepted, to which a gzip file or standard input is read into memory.
 CLI::Option* add_max_bytes_option(CLI::App& cmd, std::uint64_t& max_bytes);
+// --layout NAME: the library's layout_choice names.
+CLI::Option* add_layout_option(CLI::App& cmd, std::string& layout);
 
 // A plain decimal count up to `max`, as a CLI11 transform: CLI11 itself would read "010" as octal
 // 8 and "-1" as the largest unsigned value, so the text is checked here and handed on in canonical

@@ -95,7 +95,7 @@ std::string json_string(std::string_view text) {
 }
 
 std::string version_text(const file_header& h) {
-    return std::to_string(h.major) + "." + std::to_string(h.minor);
+    return std::string(version_name(h.edition, h.major, h.minor));
 }
 
 void write_json(output& out, const std::string& file, const recording& rec,
@@ -274,10 +274,7 @@ command add_dump_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("--markers", o->markers, "With --format csv: the marker table instead")
         ->excludes(curve);
-    cmd->add_option("--layout", o->layout,
-                    "v1.1 float keyframes: compact (8 bytes, MRTK), full (28 bytes) or auto-detect")
-        ->check(CLI::IsMember({"auto", "compact", "full"}))
-        ->capture_default_str();
+    add_layout_option(*cmd, o->layout);
     add_max_bytes_option(*cmd, o->max_bytes);
     return {cmd, [o] { return run_dump(*o); }};
 }

@@ -300,10 +300,7 @@ command add_index_command(CLI::App& app) {
                     "structure: headers and counts only; full: also every keyframe and marker")
         ->check(CLI::IsMember({"structure", "full"}))
         ->capture_default_str();
-    cmd->add_option("--layout", o->layout,
-                    "v1.1 float keyframes: compact (8 bytes, MRTK), full (28 bytes) or auto-detect")
-        ->check(CLI::IsMember({"auto", "compact", "full"}))
-        ->capture_default_str();
+    add_layout_option(*cmd, o->layout);
     cmd->add_flag("--force", o->force,
                   "Read every file again, even when the database holds its verdict for the same "
                   "size, mtime, inode and options")

@@ -24,9 +24,10 @@ void print_info(const std::string& path, const file_check& c, level checked) {
     const summary& s = rep.summary;
     std::cout << printable(path) << ": " << (rep.valid() ? "valid" : "invalid") << " (level "
               << level_name(checked) << ")\n";
-    // The library leaves the version at 0.0 when the header could not be read.
-    if (s.major != 0) {
-        std::cout << "  version    " << s.major << '.' << s.minor << '\n'
+    // No version name: the header could not be read.
+    if (const std::string_view version = version_name(s.edition, s.major, s.minor);
+        !version.empty()) {
+        std::cout << "  version    " << version << '\n'
                   << "  layout     " << layout_name(s.layout) << '\n'
                   << "  blocks     " << blocks_text(s.blocks) << '\n';
     } else {
@@ -34,7 +35,10 @@ void print_info(const std::string& path, const file_check& c, level checked) {
     }
     std::cout << "  curves     " << s.curves << '\n' << "  keyframes  " << s.keyframes << '\n';
     std::cout << "  markers    "
-              << (s.markers ? std::to_string(*s.markers) : std::string("none (no marker list)"))
+              << (s.markers ? std::to_string(*s.markers)
+                  : s.edition == edition::may_2019
+                      ? std::string("unknown (a .NET trailer, not read)")
+                      : std::string("none (no marker list)"))
               << '\n';
     if (s.start && s.duration) {
         std::cout << "  start      " << float_text(*s.start) << " s\n"

@@ -54,13 +54,14 @@ nlohmann::json warning_json(const warning& w) {
 }
 
 nlohmann::json summary_json(const summary& s) {
-    // The library leaves the version at 0.0 when the header could not be read.
-    const bool header_read = s.major != 0;
+    // No version name: the header could not be read.
+    const std::string_view version = version_name(s.edition, s.major, s.minor);
+    const bool header_read = !version.empty();
     const auto if_header = [&](nlohmann::json v) {
         return header_read ? std::move(v) : nlohmann::json(nullptr);
     };
     return {
-        {"version", if_header(std::to_string(s.major) + "." + std::to_string(s.minor))},
+        {"version", if_header(version)},
         {"layout", if_header(layout_name(s.layout))},
         {"has_camera", if_header(s.blocks.camera)},
         {"has_hands", if_header(s.blocks.hands)},

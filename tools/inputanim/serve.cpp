@@ -59,10 +59,7 @@ command add_serve_command(CLI::App& app) {
                     "structure: headers and counts only; full: also every keyframe and marker")
         ->check(CLI::IsMember({"structure", "full"}))
         ->capture_default_str();
-    cmd->add_option("--layout", o->check.layout,
-                    "v1.1 float keyframes: compact (8 bytes, MRTK), full (28 bytes) or auto-detect")
-        ->check(CLI::IsMember({"auto", "compact", "full"}))
-        ->capture_default_str();
+    add_layout_option(*cmd, o->check.layout);
     add_limit_options(*cmd, o->check.limits);
     cmd->footer(
         "Limits default to docs/SECURITY.md's upload ceilings (--max-bytes 67108864 ...); "

@@ -387,9 +387,10 @@ void sqlite_store::put(const file_result& r, const nlohmann::json& options,
         }
         u.bind(c_valid, std::int64_t{rep.valid()});
         u.bind(c_bytes, as_int(r.bytes));
-        // The library leaves the version at 0.0 when the header could not be read.
-        if (s.major != 0) {
-            u.bind(c_version, std::to_string(s.major) + "." + std::to_string(s.minor));
+        // No version name: the header could not be read.
+        if (const std::string_view version = version_name(s.edition, s.major, s.minor);
+            !version.empty()) {
+            u.bind(c_version, version);
             u.bind(c_layout, layout_name(s.layout));
             u.bind(c_has_camera, std::int64_t{s.blocks.camera});
             u.bind(c_has_hands, std::int64_t{s.blocks.hands});

@@ -115,10 +115,7 @@ command add_view_command(CLI::App& app) {
     cmd->add_option("--rate", o->rate, "Frames per second the recordings are resampled at")
         ->check(CLI::Range(1.0, 1000.0))
         ->capture_default_str();
-    cmd->add_option("--layout", o->layout,
-                    "v1.1 float keyframes: compact (8 bytes, MRTK), full (28 bytes) or auto-detect")
-        ->check(CLI::IsMember({"auto", "compact", "full"}))
-        ->capture_default_str();
+    add_layout_option(*cmd, o->layout);
     cmd->add_flag("--open", o->open, "Open the page in the desktop's browser (xdg-open)");
     cmd->footer(
         "Prints the page's URL and serves until Ctrl-C. Exit status 1 when a file is "
