@@ -315,7 +315,13 @@ int run_convert(const convert_cli_options& o) {
 
     recording rec;
     error structural;
-    if (const std::error_code io = guarded(bytes, [&] { structural = rec.open(bytes); })) {
+    // The structure of a mapped file is read with pread(2): a read through the mapping maps the
+    // pages around each curve header, which for a large file is far more memory than the
+    // conversion needs. open() says why when that walk fails.
+    const bool by_reads = streamed && rec.open_by_reads(bytes, in.descriptor());
+    if (const std::error_code io = guarded(bytes, [&] {
+            if (!by_reads) structural = rec.open(bytes);
+        })) {
         std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
         return exit_unreadable;
     }
