@@ -518,26 +518,21 @@ class vector_series {
                   double tolerance) {
         if (o.raw) {
             std::fill(keep_.begin() + static_cast<std::ptrdiff_t>(first),
-                      keep_.begin() + static_cast<std::ptrdiff_t>(last) + 1, true);
+                      keep_.begin() + static_cast<std::ptrdiff_t>(last) + 1, 1);
             return;
         }
-        const std::size_t part =
-            o.tolerances.partition > 0 ? static_cast<std::size_t>(o.tolerances.partition) : 0;
-        keep_[first] = true;
-        for (std::size_t a = first; a < last;) {
-            const std::size_t b = part == 0 ? last : std::min(last, a + part);
-            keep_[b] = true;
-            thin(a, b, tolerance * tolerance);
-            a = b;
-        }
+        std::array<std::span<const float>, 4> components;
+        for (std::size_t d = 0; d < dims_; ++d) components[d] = values_[d];
+        thinner_.keep_run(times_, std::span(components.data(), dims_), first, last, tolerance,
+                          o.tolerances.partition, keep_);
     }
 
     // The kept samples of one component as keys.
     void keys(std::size_t d, curve& out) const {
         out.keys.clear();
-        out.keys.reserve(static_cast<std::size_t>(std::count(keep_.begin(), keep_.end(), true)));
+        out.keys.reserve(static_cast<std::size_t>(std::count(keep_.begin(), keep_.end(), 1)));
         for (std::size_t i = 0; i < times_.size(); ++i) {
-            if (keep_[i]) {
+            if (keep_[i] != 0) {
                 keyframe k;
                 k.time = times_[i];
                 k.value = values_[d][i];
@@ -547,46 +542,11 @@ class vector_series {
     }
 
   private:
-    // Ramer-Douglas-Peucker between kept samples a and b, iteratively: a long run thinned without
-    // partitions would recurse too deep.
-    void thin(std::size_t a, std::size_t b, double tolerance_squared) {
-        stack_.clear();
-        stack_.emplace_back(a, b);
-        while (!stack_.empty()) {
-            const auto [lo, hi] = stack_.back();
-            stack_.pop_back();
-            if (hi - lo < 2) continue;
-            const double t0 = times_[lo];
-            const double span = static_cast<double>(times_[hi]) - t0;
-            double worst = 0;
-            std::size_t worst_at = lo;
-            for (std::size_t i = lo + 1; i < hi; ++i) {
-                const double s = (times_[i] - t0) / span;
-                double e = 0;
-                for (std::size_t d = 0; d < dims_; ++d) {
-                    const double v0 = values_[d][lo];
-                    const double line = v0 + (static_cast<double>(values_[d][hi]) - v0) * s;
-                    const double off = values_[d][i] - line;
-                    e += off * off;
-                }
-                if (e > worst) {
-                    worst = e;
-                    worst_at = i;
-                }
-            }
-            if (worst > tolerance_squared) {
-                keep_[worst_at] = true;
-                stack_.emplace_back(lo, worst_at);
-                stack_.emplace_back(worst_at, hi);
-            }
-        }
-    }
-
     std::size_t dims_;
     const std::vector<float>& times_;
     std::array<std::vector<float>, 4> values_;
-    std::vector<bool> keep_;
-    std::vector<std::pair<std::size_t, std::size_t>> stack_;
+    std::vector<std::uint8_t> keep_;
+    thinner thinner_;
 };
 
 // Calls `visit(first, last)` for each run of true in `on`.
@@ -611,8 +571,8 @@ class curve_producer {
           samples_(sample_count(o)),
           camera_(o.seed, time_of_last(o)),
           position_tolerance_(o.tolerances.position),
-          rotation_tolerance_(2 * std::sin(o.tolerances.rotation_degrees * degrees / 4)),
-          direction_tolerance_(2 * std::sin(o.tolerances.rotation_degrees * degrees / 2)) {
+          rotation_tolerance_(o.tolerances.rotation_distance()),
+          direction_tolerance_(o.tolerances.direction_distance()) {
         times_.resize(samples_);
         for (std::size_t i = 0; i < samples_; ++i) times_[i] = sample_time(i, o.rate);
     }

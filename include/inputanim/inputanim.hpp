@@ -1,6 +1,7 @@
 // One include for users of the library.
 #pragma once
 
+#include "inputanim/convert.hpp"
 #include "inputanim/error.hpp"
 #include "inputanim/evaluate.hpp"
 #include "inputanim/format.hpp"
@@ -10,6 +11,7 @@
 #include "inputanim/reader.hpp"
 #include "inputanim/recording.hpp"
 #include "inputanim/stream.hpp"
+#include "inputanim/thin.hpp"
 #include "inputanim/validate.hpp"
 #include "inputanim/views.hpp"
 #include "inputanim/writer.hpp"

@@ -41,6 +41,7 @@ command add_dump_command(CLI::App& app);
 command add_serve_command(CLI::App& app);
 command add_view_command(CLI::App& app);
 command add_metrics_command(CLI::App& app);
+command add_convert_command(CLI::App& app);
 
 // The options of a command that checks files.
 struct check_options {

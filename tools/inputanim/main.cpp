@@ -19,11 +19,11 @@ int main(int argc, char** argv) {
         "Exit status: 0 every file valid, 1 some file invalid, 2 usage error, 3 some file could "
         "not be read or the output could not be written (wins over 1).\nRun `inputanim COMMAND "
         "--help` for a command's options.");
-    const std::array commands = {cli::add_info_command(app),   cli::add_validate_command(app),
-                                 cli::add_gen_command(app),    cli::add_sample_command(app),
-                                 cli::add_index_command(app),  cli::add_dump_command(app),
-                                 cli::add_serve_command(app),  cli::add_view_command(app),
-                                 cli::add_metrics_command(app)};
+    const std::array commands = {cli::add_info_command(app),    cli::add_validate_command(app),
+                                 cli::add_gen_command(app),     cli::add_sample_command(app),
+                                 cli::add_index_command(app),   cli::add_dump_command(app),
+                                 cli::add_serve_command(app),   cli::add_view_command(app),
+                                 cli::add_metrics_command(app), cli::add_convert_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

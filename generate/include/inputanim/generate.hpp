@@ -8,9 +8,10 @@
 //     std::vector<std::byte> bytes = inputanim::write(inputanim::generate(o));
 //
 // Every motion is sampled at i / rate seconds (i = 0 .. floor(seconds x rate)) and each curve is
-// then thinned as MRTK 2.6+ does (Ramer-Douglas-Peucker, see `thinning`) unless `raw` is set.
-// Bool curves always have a key at time 0 and one at each change, as MRTK writes them; while a
-// hand is not tracked its joint curves have no keys; the None joint's curves are always empty.
+// then thinned as MRTK 2.6+ does (Ramer-Douglas-Peucker, `thinning` in inputanim/thin.hpp) unless
+// `raw` is set. Bool curves always have a key at time 0 and one at each change, as MRTK writes
+// them; while a hand is not tracked its joint curves have no keys; the None joint's curves are
+// always empty.
 #pragma once
 
 #include <cstdint>
@@ -20,30 +21,10 @@
 #include <system_error>
 
 #include "inputanim/format.hpp"
+#include "inputanim/thin.hpp"
 #include "inputanim/writer.hpp"
 
 namespace inputanim {
-
-// Tolerances of the Ramer-Douglas-Peucker thinning. As in MRTK, the curves of one vector are
-// thinned together (position x/y/z, rotation x/y/z/w, gaze direction x/y/z), so they share their
-// key times; within each run of samples a removed sample's distance from the straight line
-// through the kept keys (linear interpolation in time, which is how compact keys are played back)
-// is at most the tolerance. The error of every single curve is therefore within it too.
-struct thinning {
-    // Metres, for camera and joint positions and the gaze origin.
-    double position = 0.001;
-    // Degrees, for camera and joint rotations and the gaze direction. It becomes a Euclidean
-    // distance on the unit vectors: two unit quaternions q, p (q.p >= 0) that differ by a
-    // rotation of a degrees are 2 sin(a/4) apart, so rotations use 2 sin(rotation_degrees/4)
-    // (0.02 degree: 1.745e-4 on the quaternion's components); two unit directions a degrees apart
-    // are 2 sin(a/2) apart, which the gaze direction uses. MRTK compares the angle instead; both
-    // agree to second order in the (tiny) shortfall of an interpolated quaternion from unit length.
-    double rotation_degrees = 0.02;
-    // MRTK thins partitions of this many samples independently and keeps their ends, so
-    // consecutive keys are at most this many samples apart; 0 thins each run as a whole. A run
-    // is every sample, or for joints each stretch while the hand is tracked (both ends kept).
-    int partition = 32;
-};
 
 struct generate_options {
     double seconds = 10;

@@ -1,0 +1,122 @@
+// Structure-aware conversion: the fuzzer's bytes choose a model (models.hpp) written in its
+// layout A, a target layout B (v1.0, v1.1 compact, v1.1 full) and sometimes a window, a shift
+// and thinning. Converting A to B must give a sound file of B that holds the same keys (time and
+// value bit for bit; every field when both are full) and markers; converting back to A gives A's
+// bytes when B lost nothing. With a window, shift or thinning: a file that passes level full
+// still passes it after the conversion.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "invariants.hpp"
+#include "models.hpp"
+
+namespace inputanim::fuzz {
+namespace {
+
+struct target {
+    int minor;
+    layout l;
+};
+constexpr target targets[] = {{0, layout::full}, {1, layout::compact}, {1, layout::full}};
+
+std::vector<std::byte> convert_to(std::span<const std::byte> bytes, layout_choice read_as,
+                                  const convert_options& o, convert_result& result) {
+    recording rec;
+    FUZZ_CHECK_OK(rec.open(bytes, read_options{read_as}));
+    std::vector<std::byte> out;
+    vector_sink sink(out);
+    result = convert(rec, sink, o);
+    FUZZ_CHECK(!result.error);
+    return out;
+}
+
+block_flags blocks_of(const model& m) {
+    return m.minor == 0 ? block_flags{true, true, false} : m.blocks;
+}
+
+bool full(const model& m) {
+    return m.minor == 0 || m.layout == layout::full;
+}
+
+}  // namespace
+}  // namespace inputanim::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace inputanim;
+    using namespace inputanim::fuzz;
+    FuzzedDataProvider provider(data, size);
+    const model m = any_model(provider);
+    const target t = provider.PickValueInArray(targets);
+    convert_options o;
+    o.minor = t.minor;
+    o.layout = t.l;
+    const bool reshape = provider.ConsumeBool();
+    if (reshape) {
+        if (provider.ConsumeBool()) o.from = provider.ConsumeFloatingPointInRange(-10.0f, 10.0f);
+        if (provider.ConsumeBool()) o.to = provider.ConsumeFloatingPointInRange(-10.0f, 10.0f);
+        if (o.from && o.to && *o.from > *o.to) std::swap(*o.from, *o.to);
+        o.shift_to_zero = provider.ConsumeBool();
+        if (provider.ConsumeBool()) o.thin = thinning{};
+    }
+    const std::vector<std::byte> a = write(m);
+    const layout_choice read_as = choice_of(m.layout);
+    convert_result result;
+    const std::vector<std::byte> b = convert_to(a, read_as, o, result);
+    const layout_choice b_read_as = choice_of(t.l);
+    model out;
+    FUZZ_CHECK_OK(read_model(b, out, read_options{b_read_as}));
+    FUZZ_CHECK(out.major == 1 && out.minor == t.minor);
+    FUZZ_CHECK(t.minor == 0 || (out.layout == t.l && out.blocks == m.blocks));
+    FUZZ_CHECK(out.markers.has_value());
+
+    if (reshape) {
+        const report before = validate(a, validate_options{level::full, read_as});
+        if (before.valid()) {
+            const report after = validate(b, validate_options{level::full, b_read_as});
+            FUZZ_CHECK(after.valid());
+        }
+        return 0;
+    }
+
+    for (std::size_t i = 0; i < curve_id_count; ++i) {
+        const auto id = curve_id(i);
+        const bool in_a = has_curve(blocks_of(m), id);
+        if (!has_curve(blocks_of(out), id)) continue;
+        const curve& x = m[id];
+        const curve& y = out[id];
+        if (!in_a) {
+            FUZZ_CHECK(y.keys.empty() && y.pre_wrap == 8 && y.post_wrap == 8);
+            continue;
+        }
+        FUZZ_CHECK(x.pre_wrap == y.pre_wrap && x.post_wrap == y.post_wrap);
+        FUZZ_CHECK(x.keys.size() == y.keys.size());
+        const bool keep_all = full(m) && full(out) && kind_of(id) == curve_kind::float_curve;
+        for (std::size_t k = 0; k < x.keys.size(); ++k) {
+            FUZZ_CHECK(same_bits(x.keys[k].time, y.keys[k].time));
+            FUZZ_CHECK(same_bits(x.keys[k].value, y.keys[k].value));
+            if (keep_all) FUZZ_CHECK(same_keyframe(x.keys[k], y.keys[k]));
+        }
+    }
+    FUZZ_CHECK(result.marker_list_added == !m.markers.has_value());
+    if (m.markers) {
+        FUZZ_CHECK(out.markers->size() == m.markers->size());
+        for (std::size_t i = 0; i < m.markers->size(); ++i) {
+            FUZZ_CHECK(same_bits((*out.markers)[i].time, (*m.markers)[i].time));
+            FUZZ_CHECK((*out.markers)[i].name == (*m.markers)[i].name);
+        }
+    }
+
+    // Back to A: A's bytes when B held everything A had.
+    convert_options back;
+    back.minor = m.minor;
+    back.layout = m.layout;
+    convert_result back_result;
+    const std::vector<std::byte> again = convert_to(b, b_read_as, back, back_result);
+    const bool lost_gaze = t.minor == 0 && m.minor == 1 && m.blocks.gaze;
+    const bool lost_blocks = t.minor == 0 && m.minor == 1 && !(m.blocks.camera && m.blocks.hands);
+    const bool lost_tangents = full(m) && !full(out);
+    if (!lost_gaze && !lost_blocks && !lost_tangents && m.markers) FUZZ_CHECK(again == a);
+    return 0;
+}

@@ -1,0 +1,126 @@
+// Conversion of a recording to another version or layout, optionally cut to a time window,
+// shifted to start at 0 and thinned as MRTK thins: curve by curve through the writer's encoder,
+// so that memory does not grow with the file (docs/DESIGN.md, "convert").
+//
+//     inputanim::recording rec;
+//     if (inputanim::error e = rec.open(bytes)) ...
+//     inputanim::convert_options o;              // v1.1 compact, every key, no shift
+//     o.from = 2.0f;
+//     o.to = 5.0f;
+//     std::vector<std::byte> out;
+//     inputanim::vector_sink sink(out);
+//     const inputanim::convert_result r = inputanim::convert(rec, sink, o);
+//     if (r.error) ...                           // bad options, or the sink's failure
+//     if (r.markers_dropped != 0) ...            // what the conversion left out, for warnings
+//
+// What the output holds:
+// - The target's header (1.0, or 1.1 with `layout`). A v1.1 target keeps the source's blocks; a
+//   v1.0 target holds camera and hands (389 curves): a source without one of them gives that
+//   block's curves empty (wrap modes 8/8, MRTK's), and the source's eye gaze is left out.
+// - Each curve with the source's wrap modes and keys, looked up by curve_id (the source's curve
+//   order does not matter). Full keyframes keep their tangents, weights and weighted mode when
+//   the target is full too; keys from compact or bool keyframes get MRTK's (0, 0, 0, 0, 3); a
+//   compact target keeps time and value only.
+// - A marker list, always: MRTK reads one after the curves, so a source without a list (one that
+//   follows the published page, or a pre-release file whose markers are unknown) gets an empty
+//   one (marker_list_added).
+// With a v1.1 compact, v1.1 full or v1.0 source converted to its own version and layout and no
+// other option, the output is the source's bytes (a marker name's length is written in the
+// shortest form, as every writer does).
+//
+// The time window [from, to] (either end may be left open) keeps the keys at times inside it,
+// and the markers inside it. Where a curve has keys on the far side of an end, a key is added at
+// that end with the value `evaluate` gives there, so that playback inside the window is the
+// source's: exactly so for linear segments (compact keys, MRTK's full keys) and for stepped ones
+// (an infinite tangent, which the added key carries on); a curved segment (Hermite, weighted)
+// that an end cuts becomes linear from the end to its next key (counted in curved_edges). A bool
+// curve gets a key at `from` only (a step holds to the end), or at `to` when it would have none.
+// With shift_to_zero every key and marker time is reduced by the window's start: `from`, or
+// without it the source's first key time (summary().start). A time that the float subtraction
+// would make equal to the previous key's is moved to the next float after it (keys_nudged).
+//
+// Thinning (MRTK's, inputanim/thin.hpp) runs on the keys the window kept: the curves of one
+// vector (position x/y/z, rotation x/y/z/w, gaze origin, gaze direction) together when they share
+// their key times, else each curve alone at the same tolerance; every kept key is a source key
+// (or an added edge key), so each curve evaluates within the tolerance of the source at every
+// source key time. A full target's curve whose keys are not all MRTK's linear ones is not
+// thinned (curves_not_thinned): the tolerance is measured on straight lines. A bool curve keeps
+// its first key and each key whose value differs from the last kept one.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <system_error>
+
+#include "inputanim/format.hpp"
+#include "inputanim/recording.hpp"
+#include "inputanim/thin.hpp"
+#include "inputanim/writer.hpp"
+
+namespace inputanim {
+
+struct convert_options {
+    // The target version 1.minor: 0 or 1.
+    int minor = 1;
+    // For a v1.1 target; v1.0 is always full.
+    inputanim::layout layout = layout::compact;
+    // The time window, inclusive; each end finite, from <= to.
+    std::optional<float> from;
+    std::optional<float> to;
+    bool shift_to_zero = false;
+    // MRTK's thinning at these tolerances; none when empty.
+    std::optional<thinning> thin;
+    // Called with source bytes the conversion has finished reading and will not read again (in
+    // file order within a curve, a piece per few hundred KiB): a caller that mapped a large file
+    // can give the pages back (madvise) so that memory stays bounded. May be empty.
+    std::function<void(std::span<const std::byte>)> consumed;
+};
+
+struct convert_result {
+    // std::errc::invalid_argument for options convert_options does not allow (nothing written),
+    // else the encoder's first error (the sink's failure).
+    std::error_code error;
+
+    // What the conversion changed or left out, so that a tool can warn.
+    // v1.0 target: the source's eye gaze curves, and their keys.
+    std::uint32_t gaze_curves_dropped = 0;
+    std::uint64_t gaze_keys_dropped = 0;
+    // v1.0 target: curves written empty because the source lacks their block.
+    std::uint32_t empty_curves_added = 0;
+    // Compact target: curves with keys whose tangents, weights or weighted mode were not MRTK's
+    // (0, 0, 0, 0, 3), and those keys: the compact layout cannot hold them, and playback of
+    // those curves becomes linear.
+    std::uint32_t curved_curves = 0;
+    std::uint64_t curved_keys = 0;
+    // Window: source keys outside it, keys added at its ends, curved segments an end cut, and
+    // markers outside it.
+    std::uint64_t keys_outside = 0;
+    std::uint64_t edge_keys_added = 0;
+    std::uint32_t curved_edges = 0;
+    std::uint32_t markers_dropped = 0;
+    // The source had no marker list; the output has an empty one.
+    bool marker_list_added = false;
+    // shift_to_zero: keys moved to the float after their predecessor's time.
+    std::uint64_t keys_nudged = 0;
+    // Thinning: keys removed, and curves left whole because they are not linear.
+    std::uint64_t keys_thinned = 0;
+    std::uint32_t curves_not_thinned = 0;
+    // Keys and markers written.
+    std::uint64_t keys_written = 0;
+    std::uint32_t markers_written = 0;
+};
+
+// Writes `source` (a recording opened without error, whose bytes are readable) to `sink` as
+// `options` say. Allocates only the thinning's buffers (when options.thin is set); reads the
+// source's bytes once per key (twice for thinned curves) in the target's curve order.
+convert_result convert(const recording& source, byte_sink& sink,
+                       const convert_options& options = {});
+
+// Empty when convert() accepts the options; otherwise what is wrong with them.
+std::string_view convert_options_problem(const convert_options& options) noexcept;
+
+}  // namespace inputanim

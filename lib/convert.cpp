@@ -1,0 +1,496 @@
+#include "inputanim/convert.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "inputanim/evaluate.hpp"
+
+namespace inputanim {
+
+namespace {
+
+constexpr float infinity = std::numeric_limits<float>::infinity();
+// How many keys go to the encoder at once, from a buffer on the stack.
+constexpr std::size_t batch_keys = 256;
+// How many source bytes are read before they are handed to options.consumed.
+constexpr std::uint64_t release_piece = std::uint64_t{256} << 10;
+
+// MRTK's full keyframes (and what compact keys read as): exactly linear playback.
+bool mrtk_linear(const keyframe_view k) noexcept {
+    return k.in_tangent() == 0.0f && k.out_tangent() == 0.0f && k.in_weight() == 0.0f &&
+           k.out_weight() == 0.0f && k.weighted_mode_raw() == 3;
+}
+
+keyframe to_keyframe(const keyframe_view k) noexcept {
+    return {k.time(),      k.value(),      k.in_tangent(),       k.out_tangent(),
+            k.in_weight(), k.out_weight(), k.weighted_mode_raw()};
+}
+
+struct window {
+    bool has_from = false;
+    bool has_to = false;
+    float from = -infinity;
+    float to = infinity;
+
+    bool holds(float t) const noexcept { return (!has_from || t >= from) && (!has_to || t <= to); }
+};
+
+// The keys of one source curve that the window keeps, with the keys added at its ends
+// (convert.hpp says which). Key i is read from the source when asked for.
+class windowed_curve {
+  public:
+    windowed_curve(const curve_view& c, const window& w) noexcept : c_(c) {
+        const keyframes_view keys = c.keys;
+        const std::size_t n = keys.size();
+        hi_ = n;
+        if (w.has_from) {
+            lo_ = static_cast<std::size_t>(
+                std::partition_point(keys.begin(), keys.end(),
+                                     [&](const keyframe_view k) { return k.time() < w.from; }) -
+                keys.begin());
+        }
+        if (w.has_to) {
+            hi_ = static_cast<std::size_t>(
+                std::partition_point(keys.begin(), keys.end(),
+                                     [&](const keyframe_view k) { return k.time() <= w.to; }) -
+                keys.begin());
+        }
+        // Keys out of time order (a file that failed level full) can put them so.
+        hi_ = std::max(hi_, lo_);
+        const bool steps = c.kind == curve_kind::bool_curve;
+        has_from_edge_ = w.has_from && lo_ > 0 && (lo_ == n || keys[lo_].time() != w.from);
+        has_to_edge_ = w.has_to && hi_ < n && (hi_ == 0 || keys[hi_ - 1].time() != w.to) &&
+                       !(has_from_edge_ && w.from == w.to) &&
+                       (!steps || (!has_from_edge_ && hi_ == lo_));
+        if (has_from_edge_) from_edge_ = edge(lo_, w.from, true);
+        if (has_to_edge_) to_edge_ = edge(hi_, w.to, false);
+    }
+
+    std::size_t size() const noexcept {
+        return (hi_ - lo_) + (has_from_edge_ ? 1 : 0) + (has_to_edge_ ? 1 : 0);
+    }
+    std::size_t edges() const noexcept { return (has_from_edge_ ? 1 : 0) + (has_to_edge_ ? 1 : 0); }
+    std::uint32_t curved_edges() const noexcept { return curved_edges_; }
+
+    keyframe key(std::size_t i) const noexcept {
+        if (has_from_edge_) {
+            if (i == 0) return from_edge_;
+            --i;
+        }
+        if (i < hi_ - lo_) return to_keyframe(c_.keys[lo_ + i]);
+        return to_edge_;
+    }
+    // Whether key i is a source key that is not MRTK's linear one.
+    bool curved(std::size_t i) const noexcept {
+        if (has_from_edge_) {
+            if (i == 0) return false;
+            --i;
+        }
+        return i < hi_ - lo_ && !mrtk_linear(c_.keys[lo_ + i]);
+    }
+    // The offset just past the source key that key i comes from (or the last one before it).
+    std::uint64_t source_end(std::size_t i) const noexcept {
+        if (has_from_edge_) i = i == 0 ? 0 : i - 1;
+        return c_.keyframe_offset(lo_ + std::min(i + 1, hi_ - lo_));
+    }
+    const curve_view& source() const noexcept { return c_; }
+
+  private:
+    // The key at the window's end `t`, where `right` is the first source key after it.
+    keyframe edge(std::size_t right, float t, bool at_from) noexcept {
+        keyframe k;
+        k.time = t;
+        k.value = evaluate(c_, t);
+        if (c_.kind == curve_kind::bool_curve || right == 0 || right == c_.keys.size()) return k;
+        const keyframe_view l = c_.keys[right - 1];
+        const keyframe_view r = c_.keys[right];
+        if (std::isinf(l.out_tangent()) || std::isinf(r.in_tangent())) {
+            // A stepped segment stays stepped on the window's side of the end.
+            if (at_from) {
+                k.out_tangent = infinity;
+            } else {
+                k.in_tangent = infinity;
+            }
+        } else if (!mrtk_linear(l) || !mrtk_linear(r)) {
+            ++curved_edges_;
+        }
+        return k;
+    }
+
+    curve_view c_;
+    std::size_t lo_ = 0;
+    std::size_t hi_ = 0;
+    bool has_from_edge_ = false;
+    bool has_to_edge_ = false;
+    keyframe from_edge_{};
+    keyframe to_edge_{};
+    std::uint32_t curved_edges_ = 0;
+};
+
+// Times shifted by a constant, kept strictly increasing where the source's were.
+class time_shift {
+  public:
+    time_shift(bool on, float by, std::uint64_t& nudged) noexcept
+        : on_(on), by_(by), nudged_(nudged) {}
+
+    void restart() noexcept { have_ = false; }
+
+    float operator()(float t) noexcept {
+        if (!on_) return t;
+        float out = t - by_;
+        if (have_ && t > previous_in_ && !(out > previous_out_)) {
+            out = std::nextafter(previous_out_, infinity);
+            ++nudged_;
+        }
+        have_ = true;
+        previous_in_ = t;
+        previous_out_ = out;
+        return out;
+    }
+    float marker(float t) const noexcept { return on_ ? t - by_ : t; }
+
+  private:
+    bool on_;
+    float by_;
+    std::uint64_t& nudged_;
+    bool have_ = false;
+    float previous_in_ = 0.0f;
+    float previous_out_ = 0.0f;
+};
+
+// The curves thinned together: a vector's components, which are consecutive ids.
+struct curve_group {
+    std::size_t first;
+    std::size_t count;
+    double tolerance;
+};
+
+curve_group group_of(curve_id id, const thinning& t) noexcept {
+    const std::size_t i = to_index(id);
+    if (kind_of(id) == curve_kind::bool_curve) return {i, 1, 0.0};
+    if (i >= gaze_first) {
+        const bool origin = i < gaze_first + 3;
+        return {origin ? gaze_first : gaze_first + 3, 3,
+                origin ? t.position : t.direction_distance()};
+    }
+    // Camera and joints: 7 curves per pose from a multiple of 7 past the pose's block start.
+    const std::size_t base = i < hand_state_first ? camera_first : left_joint_first;
+    const std::size_t pose = base + (i - base) / pose_channel_count * pose_channel_count;
+    const bool position = i - pose < 3;
+    return {position ? pose : pose + 3, position ? std::size_t{3} : std::size_t{4},
+            position ? t.position : t.rotation_distance()};
+}
+
+class converter {
+  public:
+    converter(const recording& source, byte_sink& sink, const convert_options& o,
+              convert_result& result)
+        : source_(source),
+          encoder_(sink),
+          o_(o),
+          r_(result),
+          full_(o.minor == 0 || o.layout == layout::full),
+          shift_(o.shift_to_zero, shift_of(source, o), result.keys_nudged) {
+        w_.has_from = o.from.has_value();
+        w_.has_to = o.to.has_value();
+        if (o.from) w_.from = *o.from;
+        if (o.to) w_.to = *o.to;
+    }
+
+    void run() {
+        const block_flags blocks =
+            o_.minor == 0 ? block_flags{true, true, false} : source_.header().blocks;
+        encoder_.write_header(1, o_.minor, o_.minor == 0 ? layout::full : o_.layout, blocks);
+        const std::size_t count = curve_count(blocks);
+        for (std::size_t i = 0; i < count && !encoder_.status();) {
+            const curve_id id = curve_at(blocks, i);
+            if (o_.thin) {
+                const curve_group g = group_of(id, *o_.thin);
+                write_group(g);
+                i += g.count;
+            } else {
+                write_curve(id);
+                ++i;
+            }
+        }
+        if (o_.minor == 0) {
+            for (std::size_t c = 0; c < ray_channel_count; ++c) {
+                if (const curve_view* v = source_.gaze(ray_channel(c))) {
+                    ++r_.gaze_curves_dropped;
+                    r_.gaze_keys_dropped += v->keys.size();
+                }
+            }
+        }
+        write_markers();
+        r_.error = encoder_.finish();
+    }
+
+  private:
+    static float shift_of(const recording& source, const convert_options& o) noexcept {
+        if (o.from) return *o.from;
+        return source.summary().start.value_or(0.0f);
+    }
+
+    void release(std::uint64_t from, std::uint64_t to) const {
+        if (o_.consumed && to > from) {
+            o_.consumed(source_.bytes().subspan(static_cast<std::size_t>(from),
+                                                static_cast<std::size_t>(to - from)));
+        }
+    }
+
+    std::uint64_t curve_end(const curve_view& c) const noexcept {
+        return c.keyframe_offset(c.keys.size());
+    }
+
+    // A curve of a block the source lacks (v1.0 target): MRTK's empty curve.
+    void write_empty(curve_id id) {
+        encoder_.begin_curve(id, 8, 8, 0);
+        ++r_.empty_curves_added;
+    }
+
+    void count_window(const windowed_curve& wc) {
+        r_.keys_outside += wc.source().keys.size() - (wc.size() - wc.edges());
+        r_.edge_keys_added += wc.edges();
+        if (full_) r_.curved_edges += wc.curved_edges();
+    }
+
+    // Whether the compact target drops fields of this source key that change playback.
+    bool drops_curve(const windowed_curve& wc) const noexcept {
+        return !full_ && wc.source().kind == curve_kind::float_curve &&
+               wc.source().keys.stride() == full_keyframe_size;
+    }
+
+    // Writes keys [0, n) of `wc` whose flag in `keep` is set (every key when `keep` is empty),
+    // with times from `times` when given, else shifted here.
+    void write_keys(const windowed_curve& wc, std::span<const std::uint8_t> keep,
+                    std::span<const float> times, bool release_as_read) {
+        std::array<keyframe, batch_keys> batch;
+        std::size_t used = 0;
+        std::uint64_t curved = 0;
+        const bool check = drops_curve(wc);
+        std::uint64_t released = wc.source().offset;
+        const std::size_t n = wc.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!keep.empty() && keep[i] == 0) continue;
+            keyframe k = wc.key(i);
+            if (check && wc.curved(i)) ++curved;
+            k.time = times.empty() ? shift_(k.time) : times[i];
+            batch[used++] = k;
+            if (used == batch.size()) {
+                if (encoder_.write_keys(batch)) return;
+                used = 0;
+                if (release_as_read && wc.source_end(i) - released >= release_piece) {
+                    release(released, wc.source_end(i));
+                    released = wc.source_end(i);
+                }
+            }
+            ++r_.keys_written;
+        }
+        encoder_.write_keys(std::span(batch.data(), used));
+        if (curved != 0) {
+            ++r_.curved_curves;
+            r_.curved_keys += curved;
+        }
+        if (release_as_read) release(released, curve_end(wc.source()));
+    }
+
+    void write_curve(curve_id id) {
+        const curve_view* c = source_.find(id);
+        if (c == nullptr) return write_empty(id);
+        const windowed_curve wc(*c, w_);
+        count_window(wc);
+        if (encoder_.begin_curve(id, c->pre_wrap, c->post_wrap, wc.size())) return;
+        shift_.restart();
+        write_keys(wc, {}, {}, true);
+    }
+
+    // Thinned: a bool curve keeps its changes; a vector's curves are thinned together when they
+    // share their key times.
+    void write_group(const curve_group& g) {
+        std::array<const curve_view*, 4> views{};
+        for (std::size_t j = 0; j < g.count; ++j) views[j] = source_.find(curve_id(g.first + j));
+        if (views[0] == nullptr) {
+            for (std::size_t j = 0; j < g.count; ++j) write_empty(curve_id(g.first + j));
+            return;
+        }
+        if (views[0]->kind == curve_kind::bool_curve) return write_bool(*views[0]);
+        std::array<std::optional<windowed_curve>, 4> wcs;
+        for (std::size_t j = 0; j < g.count; ++j) wcs[j].emplace(*views[j], w_);
+        bool linear = true;
+        bool shared = true;
+        for (std::size_t j = 0; j < g.count; ++j) {
+            linear = linear && thinnable(*wcs[j]);
+            shared = shared && wcs[j]->size() == wcs[0]->size();
+        }
+        for (std::size_t i = 0; shared && i < wcs[0]->size(); ++i) {
+            const float t = wcs[0]->key(i).time;
+            for (std::size_t j = 1; j < g.count; ++j) shared = shared && wcs[j]->key(i).time == t;
+        }
+        if (shared && linear && g.count > 1) {
+            thin_together(g, wcs);
+        } else {
+            for (std::size_t j = 0; j < g.count; ++j) {
+                thin_alone(curve_id(g.first + j), *wcs[j], g.tolerance);
+            }
+        }
+    }
+
+    // A full target keeps tangents: only curves of MRTK's linear keys are thinned there.
+    bool thinnable(const windowed_curve& wc) const noexcept {
+        if (!full_ || wc.source().keys.stride() != full_keyframe_size) return true;
+        for (std::size_t i = 0; i < wc.size(); ++i) {
+            if (wc.curved(i)) return false;
+        }
+        return true;
+    }
+
+    // Loads the shifted times of `wc` and its values into component `d`.
+    void load(const windowed_curve& wc, std::size_t d, bool with_times) {
+        const std::size_t n = wc.size();
+        if (with_times) {
+            times_.resize(n);
+            shift_.restart();
+        }
+        values_[d].resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const keyframe k = wc.key(i);
+            if (with_times) times_[i] = shift_(k.time);
+            values_[d][i] = k.value;
+        }
+    }
+
+    void thin_keys(std::size_t dims, double tolerance) {
+        const std::size_t n = times_.size();
+        keep_.assign(n, 0);
+        if (n == 0) return;
+        std::array<std::span<const float>, 4> components;
+        for (std::size_t d = 0; d < dims; ++d) components[d] = values_[d];
+        thinner_.keep_run(times_, std::span(components.data(), dims), 0, n - 1, tolerance,
+                          o_.thin->partition, keep_);
+    }
+
+    void write_kept(curve_id id, const windowed_curve& wc) {
+        const std::size_t kept =
+            static_cast<std::size_t>(std::count(keep_.begin(), keep_.end(), 1));
+        count_window(wc);
+        r_.keys_thinned += wc.size() - kept;
+        const curve_view& c = wc.source();
+        if (encoder_.begin_curve(id, c.pre_wrap, c.post_wrap, kept)) return;
+        write_keys(wc, keep_, times_, false);
+        release(c.offset, curve_end(c));
+    }
+
+    void thin_together(const curve_group& g, std::array<std::optional<windowed_curve>, 4>& wcs) {
+        for (std::size_t j = 0; j < g.count; ++j) load(*wcs[j], j, j == 0);
+        thin_keys(g.count, g.tolerance);
+        for (std::size_t j = 0; j < g.count && !encoder_.status(); ++j) {
+            write_kept(curve_id(g.first + j), *wcs[j]);
+        }
+    }
+
+    void thin_alone(curve_id id, const windowed_curve& wc, double tolerance) {
+        if (!thinnable(wc)) {
+            ++r_.curves_not_thinned;
+            count_window(wc);
+            const curve_view& c = wc.source();
+            if (encoder_.begin_curve(id, c.pre_wrap, c.post_wrap, wc.size())) return;
+            shift_.restart();
+            write_keys(wc, {}, {}, true);
+            return;
+        }
+        load(wc, 0, true);
+        thin_keys(1, tolerance);
+        write_kept(id, wc);
+    }
+
+    void write_bool(const curve_view& c) {
+        const windowed_curve wc(c, w_);
+        const std::size_t n = wc.size();
+        keep_.assign(n, 0);
+        float last = 0.0f;
+        for (std::size_t i = 0; i < n; ++i) {
+            const float v = wc.key(i).value;
+            if (i == 0 || v != last) {
+                keep_[i] = 1;
+                last = v;
+            }
+        }
+        times_.resize(n);
+        shift_.restart();
+        for (std::size_t i = 0; i < n; ++i) times_[i] = shift_(wc.key(i).time);
+        write_kept(c.id, wc);
+    }
+
+    void write_markers() {
+        if (!source_.summary().markers) {
+            r_.marker_list_added = true;
+            encoder_.begin_markers(0);
+            return;
+        }
+        const marker_range markers = source_.markers();
+        std::uint32_t inside = 0;
+        for (const marker_view& m : markers) inside += w_.holds(m.time) ? 1 : 0;
+        r_.markers_dropped = static_cast<std::uint32_t>(markers.size()) - inside;
+        if (encoder_.begin_markers(inside)) return;
+        std::uint64_t released = markers.empty() ? 0 : markers.begin()->offset;
+        for (const marker_view& m : markers) {
+            if (!w_.holds(m.time)) continue;
+            if (encoder_.write_marker(shift_.marker(m.time), m.name)) return;
+            ++r_.markers_written;
+            if (m.offset - released >= release_piece) {
+                release(released, m.offset);
+                released = m.offset;
+            }
+        }
+    }
+
+    const recording& source_;
+    encoder encoder_;
+    const convert_options& o_;
+    convert_result& r_;
+    bool full_;
+    window w_;
+    time_shift shift_;
+    thinner thinner_;
+    std::vector<float> times_;
+    std::array<std::vector<float>, 4> values_;
+    std::vector<std::uint8_t> keep_;
+};
+
+}  // namespace
+
+std::string_view convert_options_problem(const convert_options& o) noexcept {
+    if (o.minor != 0 && o.minor != 1) return "the target version must be 1.0 or 1.1";
+    if (o.layout != layout::compact && o.layout != layout::full) return "unknown layout";
+    if ((o.from && !std::isfinite(*o.from)) || (o.to && !std::isfinite(*o.to))) {
+        return "the window's ends must be finite times";
+    }
+    if (o.from && o.to && *o.from > *o.to) return "the window starts after it ends";
+    if (o.thin) {
+        const thinning& t = *o.thin;
+        if (!std::isfinite(t.position) || t.position < 0) {
+            return "the position tolerance must be a finite number >= 0";
+        }
+        if (!std::isfinite(t.rotation_degrees) || t.rotation_degrees < 0 ||
+            t.rotation_degrees > 180) {
+            return "the rotation tolerance must be between 0 and 180 degrees";
+        }
+        if (t.partition < 0) return "the partition must be >= 0";
+    }
+    return {};
+}
+
+convert_result convert(const recording& source, byte_sink& sink, const convert_options& options) {
+    convert_result result;
+    if (!convert_options_problem(options).empty()) {
+        result.error = std::make_error_code(std::errc::invalid_argument);
+        return result;
+    }
+    converter(source, sink, options, result).run();
+    return result;
+}
+
+}  // namespace inputanim

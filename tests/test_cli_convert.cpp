@@ -1,0 +1,207 @@
+// `inputanim convert`, run as a user runs it: every readable input (plain, gzip, standard input)
+// to every layout, OUT replaced only once complete, the warnings, and the exit statuses.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "inputanim/generate.hpp"
+#include "support/cli_fixture.hpp"
+#include "support/gzip_bytes.hpp"
+
+using namespace inputanim;
+using namespace inputanim::testing;
+
+namespace {
+
+class ConvertCli : public cli_fixture {
+  protected:
+    bytes read_file(const std::string& name) const {
+        const std::string text = slurp(path(name));
+        bytes b(text.size());
+        for (std::size_t i = 0; i < text.size(); ++i) b[i] = static_cast<std::byte>(text[i]);
+        return b;
+    }
+    model read_back(const std::string& name) const {
+        model m;
+        EXPECT_FALSE(read_model(view(read_file(name)), m));
+        return m;
+    }
+    run_result shell(const std::string& line) const {
+        return run_process({"/bin/sh", "-c", line}, {std::filesystem::path(path("")), false});
+    }
+    bool has(const std::string& name) const { return std::filesystem::exists(path(name)); }
+};
+
+bytes generated(int minor, layout l) {
+    generate_options g;
+    g.seconds = 2;
+    g.markers = 3;
+    g.minor = minor;
+    g.layout = l;
+    return write(generate(g));
+}
+
+}  // namespace
+
+TEST_F(ConvertCli, WithoutOptionsAVersion11CompactFileIsCopiedByteForByte) {
+    const bytes source = generated(1, layout::compact);
+    const std::string in = write_file("in.bin", source);
+    const run_result r = run({"convert", in, path("out.bin")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(read_file("out.bin"), source);
+}
+
+TEST_F(ConvertCli, ConvertsBetweenEveryLayoutAndBackToTheSameBytes) {
+    const bytes source = generated(0, layout::full);
+    write_file("v10.bin", source);
+    ASSERT_EQ(run({"convert", path("v10.bin"), path("compact.bin")}).status, 0);
+    ASSERT_EQ(run({"convert", path("compact.bin"), path("full.bin"), "--layout", "full"}).status,
+              0);
+    ASSERT_EQ(run({"convert", path("full.bin"), path("back.bin"), "--to", "1.0"}).status, 0);
+    EXPECT_EQ(read_back("compact.bin").layout, layout::compact);
+    EXPECT_EQ(read_back("full.bin").layout, layout::full);
+    EXPECT_EQ(read_file("back.bin"), source);
+}
+
+TEST_F(ConvertCli, ReadsGzipAndStandardInputAndWritesStandardOutput) {
+    const bytes source = generated(1, layout::compact);
+    write_file("in.bin", source);
+    write_file("in.bin.gz", gzip_compress(view(source)));
+    ASSERT_EQ(run({"convert", path("in.bin.gz"), path("from_gzip.bin")}).status, 0);
+    EXPECT_EQ(read_file("from_gzip.bin"), source);
+    const run_result piped = shell(std::string(INPUTANIM_CLI) + " convert - - < '" +
+                                   path("in.bin") + "' > '" + path("from_stdin.bin") + "'");
+    ASSERT_EQ(piped.status, 0) << piped.err;
+    EXPECT_EQ(read_file("from_stdin.bin"), source);
+}
+
+TEST_F(ConvertCli, TheWindowAndTheShiftApplyToKeysAndMarkers) {
+    model m;
+    m[camera_curve(pose_channel::position_x)].keys = {{0.0f, 0.0f}, {1.0f, 10.0f}, {2.0f, 0.0f}};
+    m.markers = std::vector<marker>{{0.2f, "early"}, {1.2f, "inside"}};
+    const std::string in = write_file("in.bin", m);
+    const run_result r = run(
+        {"convert", in, path("out.bin"), "--from", "0.5", "--to-time", "1.5", "--shift-to-zero"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("warning: 1 markers outside the window left out"), std::string::npos)
+        << r.err;
+    const model out = read_back("out.bin");
+    const std::vector<keyframe>& x = out[camera_curve(pose_channel::position_x)].keys;
+    ASSERT_EQ(x.size(), 3u);
+    EXPECT_EQ(x[0].time, 0.0f);
+    EXPECT_EQ(x[0].value, 5.0f);
+    EXPECT_EQ(x[2].time, 1.0f);
+    ASSERT_EQ(out.markers->size(), 1u);
+    EXPECT_EQ((*out.markers)[0].name, "inside");
+}
+
+TEST_F(ConvertCli, ThinningARawRecordingMakesItSmallerAndValid) {
+    generate_options g;
+    g.seconds = 3;
+    g.raw = true;
+    const std::string in = write_file("raw.bin", write(generate(g)));
+    const run_result r = run({"convert", in, path("thin.bin"), "--thin"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_LT(std::filesystem::file_size(path("thin.bin")) * 4,
+              std::filesystem::file_size(path("raw.bin")));
+    EXPECT_EQ(run({"validate", path("thin.bin")}).status, 0);
+}
+
+TEST_F(ConvertCli, WarnsOfWhatTheTargetCannotHold) {
+    const std::string in = write_file("full.bin", small_model(shape::v11_full));
+    const run_result to_v10 = run({"convert", in, path("v10.bin"), "--to", "1.0"});
+    ASSERT_EQ(to_v10.status, 0) << to_v10.err;
+    EXPECT_NE(to_v10.err.find("warning: version 1.0 has no eye gaze: 6 gaze curves (24 keys) left "
+                              "out"),
+              std::string::npos)
+        << to_v10.err;
+    const run_result to_compact = run({"convert", in, path("compact.bin")});
+    ASSERT_EQ(to_compact.status, 0) << to_compact.err;
+    EXPECT_NE(to_compact.err.find("warning: 20 curves (80 keys) have tangents or weights the "
+                                  "compact layout cannot hold"),
+              std::string::npos)
+        << to_compact.err;
+}
+
+TEST_F(ConvertCli, RefusesToWriteOverItsInput) {
+    const bytes source = generated(1, layout::compact);
+    const std::string in = write_file("in.bin", source);
+    std::filesystem::create_hard_link(in, path("link.bin"));
+    for (const std::string& out : {in, path("link.bin"), path("./in.bin")}) {
+        const run_result r = run({"convert", in, out});
+        EXPECT_EQ(r.status, 2) << out;
+        EXPECT_NE(r.err.find("is the input file itself"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(read_file("in.bin"), source);
+}
+
+TEST_F(ConvertCli, AnInvalidInputIsRefusedWithValidatesMessage) {
+    bytes cut = generated(1, layout::compact);
+    cut.resize(cut.size() / 2);
+    const std::string in = write_file("cut.bin", cut);
+    const run_result r = run({"convert", in, path("out.bin")});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find(": invalid: truncated at byte "), std::string::npos) << r.err;
+    EXPECT_FALSE(has("out.bin"));
+}
+
+TEST_F(ConvertCli, ContentErrorsAreRefusedUnlessLevelStructureIsAsked) {
+    model m;
+    m[camera_curve(pose_channel::position_x)].keys = {{1.0f, 0.0f}, {0.5f, 1.0f}};
+    const std::string in = write_file("unsorted.bin", m);
+    const run_result refused = run({"convert", in, path("out.bin")});
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.err.find("unsorted_keys"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("(--level structure converts it anyway)"), std::string::npos);
+    EXPECT_FALSE(has("out.bin"));
+    const run_result forced = run({"convert", in, path("out.bin"), "--level", "structure"});
+    EXPECT_EQ(forced.status, 0) << forced.err;
+    EXPECT_EQ(read_file("out.bin"), write(m));
+}
+
+TEST_F(ConvertCli, UsageErrorsExit2BeforeAnythingIsRead) {
+    const std::string in = write_file("in.bin", generated(1, layout::compact));
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"convert", in, path("o.bin"), "--to", "1.0", "--layout",
+                                   "compact"},
+          {"convert", in, path("o.bin"), "--from", "2", "--to-time", "1"},
+          {"convert", in, path("o.bin"), "--from", "1e39"},
+          {"convert", in, path("o.bin"), "--to", "1.2"},
+          {"convert", in}}) {
+        const run_result r = run(args);
+        EXPECT_EQ(r.status, 2) << args.back() << ": " << r.err;
+    }
+    EXPECT_FALSE(has("o.bin"));
+}
+
+TEST_F(ConvertCli, AMissingInputExits3) {
+    const run_result r = run({"convert", path("absent.bin"), path("out.bin")});
+    EXPECT_EQ(r.status, 3);
+    EXPECT_NE(r.err.find("No such file or directory"), std::string::npos) << r.err;
+}
+
+TEST_F(ConvertCli, AFailedWriteExits3AndLeavesNoFileBehind) {
+    const std::string in = write_file("in.bin", generated(1, layout::compact));
+    expect_failed_stdout_is_reported({"convert", in, "-"});
+    const run_result device = run({"convert", in, "/dev/full"});
+    EXPECT_EQ(device.status, 3);
+    EXPECT_NE(device.err.find("/dev/full: cannot write: No space left on device"),
+              std::string::npos)
+        << device.err;
+    const run_result no_folder = run({"convert", in, path("absent/out.bin")});
+    EXPECT_EQ(no_folder.status, 3);
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(path(""))) {
+        names.push_back(e.path().filename().string());
+    }
+    EXPECT_EQ(names, std::vector<std::string>{"in.bin"});
+}
+
+TEST_F(ConvertCli, AnExistingOutputIsReplacedWhole) {
+    const bytes source = generated(1, layout::compact);
+    const std::string in = write_file("in.bin", source);
+    write_file("out.bin", bytes(10'000'000, std::byte{7}));
+    ASSERT_EQ(run({"convert", in, path("out.bin")}).status, 0);
+    EXPECT_EQ(read_file("out.bin"), source);
+}
