@@ -16,10 +16,13 @@
 #include <vector>
 
 #include "inputanim/inputanim.hpp"
+#include "layouts_2019.hpp"
 
 namespace {
 
 using namespace inputanim;
+using fuzz::june_2019;
+using fuzz::may_2019;
 namespace fs = std::filesystem;
 using bytes = std::vector<std::byte>;
 
@@ -154,34 +157,6 @@ model stepped_and_weighted() {
          {1.0f, 0.5f, 1.0f, 0.0f, 0.9f, 0.1f, 1},
          {1.5f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 3}};
     return m;
-}
-
-// The 2019 layouts of FORMAT.md section 9, made from a v1.0 file (which has no gaze and full
-// keys): June is its body without the header; May moves the 7 camera curves after the hands,
-// drops the marker list and ends with a trailer of BinaryFormatter's checked shape.
-bytes june_2019(const bytes& v10) {
-    return bytes(v10.begin() + static_cast<std::ptrdiff_t>(header_size), v10.end());
-}
-
-bytes may_2019(const bytes& v10) {
-    reader r({v10.data(), v10.size()});
-    std::uint64_t camera_end = 0;
-    std::uint64_t curves_end = 0;
-    for (item it = r.next(); it == item::curve; it = r.next()) {
-        if (r.curve().index + 1 == hand_state_first) camera_end = r.position();
-        curves_end = r.position();
-    }
-    const auto at = [&](std::uint64_t offset) {
-        return v10.begin() + static_cast<std::ptrdiff_t>(offset);
-    };
-    bytes out(at(camera_end), at(curves_end));
-    out.insert(out.end(), at(header_size), at(camera_end));
-    const std::uint8_t prefix[] = {0x00, 0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
-                                   0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
-    for (std::uint8_t b : prefix) out.push_back(std::byte{b});
-    out.resize(out.size() + 506, std::byte{0x2e});
-    out.push_back(std::byte{0x0b});
-    return out;
 }
 
 std::vector<seed> file_seeds() {
