@@ -81,6 +81,12 @@ layout_choice choice_of(const file_header& h) noexcept {
     return h.layout == layout::compact ? layout_choice::compact : layout_choice::full;
 }
 
+bool may_be_2019(std::span<const std::byte> head) noexcept {
+    if (head.size() < 8) return false;
+    return detail::may_be_2019(detail::check_header(head.data(), 8), head.data(),
+                               layout_choice::automatic);
+}
+
 reader::reader(std::span<const std::byte> bytes, const read_options& options) noexcept
     : bytes_(bytes), options_(options) {}
 

@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/gzip_bytes.hpp"
 #include "support/index_cli.hpp"
 #include "support/sqlite_database.hpp"
 
@@ -75,6 +76,28 @@ TEST_F(IndexCli, AMixedFolderGivesARowPerRecordingDamagedOrUnreadableFileAndSkip
     EXPECT_EQ(t.other, 3) << "the two text files and the FIFO";
     EXPECT_EQ(t.unchanged, 0);
     EXPECT_EQ(lines_of(r.err).size(), 1u) << "stderr is not a terminal: only the totals\n" << r.err;
+}
+
+TEST_F(IndexCli, FilesWithoutTheMagicAreRowsOnlyWhenWhollyA2019Layout) {
+    const model m = small_model(shape::v10);
+    write_bytes(in_data("june.bin"), write_2019(m, edition::june_2019));
+    write_bytes(in_data("may.bin"), write_2019(m, edition::may_2019));
+    const bytes may = write_2019(m, edition::may_2019, full_keyframe_size);
+    write_bytes(in_data("may.bin.gz"), gzip_compress(view(may)));
+    // Begins like a 2019 file (two wrap modes) but is cut short: some other file.
+    const bytes june = write_2019(m, edition::june_2019);
+    write_bytes(in_data("cut.bin"), bytes(june.begin(), june.begin() + 100));
+    write_bytes(in_data("cut.bin.gz"), gzip_compress(view(bytes(june.begin(), june.end() - 1))));
+    const run_result r = run({"index", "--jsonl", "-", data()});
+    EXPECT_EQ(r.status, 0) << r.err;
+    const std::map<std::string, json> rows = by_path(json_lines(r.out));
+    ASSERT_EQ(rows.size(), 3u) << r.out;
+    EXPECT_EQ(rows.at(in_data("june.bin"))["version"], "2019-06");
+    EXPECT_EQ(rows.at(in_data("may.bin"))["version"], "2019-05");
+    EXPECT_EQ(rows.at(in_data("may.bin.gz"))["version"], "2019-05");
+    EXPECT_EQ(rows.at(in_data("may.bin"))["markers"], nullptr);
+    EXPECT_NE(r.err.find("3 recordings, 0 invalid, 0 unreadable, 2 other"), std::string::npos)
+        << r.err;
 }
 
 TEST_F(IndexCli, EachJsonLineIsTheObjectOfInfoJson) {

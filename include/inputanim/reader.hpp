@@ -63,6 +63,11 @@ struct file_header {
 std::string_view version_name(edition e, int major, int minor) noexcept;
 // The choice that reads a file as it was read when it gave header `h`, without detecting again.
 layout_choice choice_of(const file_header& h) noexcept;
+// Whether a file whose first bytes are `head` (8 of them, or fewer when that is the whole file)
+// may be a 2019 layout under layout `automatic`: no magic, and the first curve's two wrap modes.
+// Only a walk of the whole file can say that it is one. A tool sorting recordings from other
+// files asks this before it reads a file without the magic.
+bool may_be_2019(std::span<const std::byte> head) noexcept;
 
 // What `reader::next` reached.
 enum class item : std::uint8_t { curve, marker, end, error };

@@ -12,13 +12,21 @@ namespace {
 
 // True when the file starts with the magic, or is shorter than the magic and holds a prefix of
 // it (an empty file included): a recording, perhaps cut short, which deserves a row with its
-// error. Anything else is some other kind of file.
+// error. A file without the magic is a recording only when it is wholly a 2019 layout
+// (is_2019_recording). Anything else is some other kind of file.
 bool starts_like_recording(std::span<const std::byte> bytes) {
     const std::size_t n = std::min<std::size_t>(bytes.size(), sizeof file_magic);
     for (std::size_t i = 0; i < n; ++i) {
         if (bytes[i] != static_cast<std::byte>((file_magic >> (8 * i)) & 0xff)) return false;
     }
     return true;
+}
+
+// A file the reader detects as a 2019 layout (a walk of its curve headers).
+bool is_2019_recording(std::span<const std::byte> bytes) {
+    if (!may_be_2019(bytes)) return false;
+    reader r(bytes);
+    return !r.open() && r.header().edition != edition::v1;
 }
 
 // Opens r's file through the input layer (a FIFO put in a listed file's place is refused, never
@@ -82,21 +90,29 @@ void measure_into(file_result& r, std::span<const std::byte> bytes, bool mapped,
 }
 
 // A gzip file or a stream, validated as it is inflated or read. A gzip file found by the walk is
-// a recording when its first inflated bytes are (a prefix of) the magic.
+// a recording when its first inflated bytes are (a prefix of) the magic, or when they may begin
+// a 2019 layout and the whole file reads as one.
 void index_alone(file_result& r, input& file, const validate_options& how,
                  const std::optional<metrics_options>& metrics) {
+    bool maybe_2019 = false;
     if (!r.named && file.is_mapped()) {
         std::array<std::byte, sizeof file_magic> head{};
         std::error_code io;
         const std::size_t n = recording_head(file, head, io);
         if (io) return mark_cut(r, io);
-        if (!starts_like_recording({head.data(), n})) {
+        maybe_2019 = may_be_2019({head.data(), n});
+        if (!starts_like_recording({head.data(), n}) && !maybe_2019) {
             r.outcome = file_outcome::not_recording;
             return;
         }
     }
     const file_check c = validate_input(file, how);
     if (c.io) return mark_cut(r, c.io);
+    // Without the magic, a recording only if it read as a 2019 layout.
+    if (maybe_2019 && c.rep.summary.edition == edition::v1) {
+        r.outcome = file_outcome::not_recording;
+        return;
+    }
     r.rep = c.rep;
     r.bytes = c.bytes;
     if (!metrics || !r.rep.valid()) return;
@@ -147,7 +163,9 @@ void index_batch(std::span<file_result* const> batch, const validate_options& ho
         }
         const std::span<const std::byte> bytes = files[i].mapped();
         bool looks = true;
-        if (!r.named && guarded(bytes, [&] { looks = starts_like_recording(bytes); })) {
+        if (!r.named && guarded(bytes, [&] {
+                looks = starts_like_recording(bytes) || is_2019_recording(bytes);
+            })) {
             mark_cut(r);
             continue;
         }
