@@ -525,8 +525,5 @@ INSTANTIATE_TEST_SUITE_P(
                       "InputAnimation-20190516-130120.bin", "InputAnimation-20190606-161538.bin",
                       "InputAnimation-20190607-120309.bin", "InputAnimation-20190607-121439.bin"),
     [](const ::testing::TestParamInfo<const char*>& info) {
-        std::string name = info.param;
-        name = name.substr(name.find('-') + 1, 15);
-        std::replace(name.begin(), name.end(), '-', '_');
-        return "at_" + name;
+        return recording_test_name(info.param);
     });

@@ -216,12 +216,7 @@ const real_file real_files[] = {
 };
 
 std::string real_name(const ::testing::TestParamInfo<real_file>& info) {
-    std::string name = info.param.name;
-    name = name.substr(name.find('-') + 1, 15);
-    for (char& c : name) {
-        if (c == '-') c = '_';
-    }
-    return "at_" + name;
+    return recording_test_name(info.param.name);
 }
 
 class RealRecording : public ::testing::TestWithParam<real_file> {

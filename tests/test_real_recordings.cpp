@@ -32,12 +32,7 @@ const june_file june_files[] = {
 constexpr float printed_tolerance = 1e-5f;
 
 std::string param_name(const ::testing::TestParamInfo<june_file>& info) {
-    std::string name = info.param.name;
-    name = name.substr(name.find('-') + 1, 15);
-    for (char& c : name) {
-        if (c == '-') c = '_';
-    }
-    return "at_" + name;
+    return recording_test_name(info.param.name);
 }
 
 class JuneRecording : public ::testing::TestWithParam<june_file> {

@@ -125,6 +125,14 @@ std::filesystem::path recordings_dir() {
     return INPUTANIM_TEST_RECORDINGS_DIR;
 }
 
+std::string recording_test_name(const std::string& file_name) {
+    std::string name = file_name.substr(file_name.find('-') + 1, 15);
+    for (char& c : name) {
+        if (c == '-') c = '_';
+    }
+    return "at_" + name;
+}
+
 std::optional<bytes> real_recording(const std::string& name) {
     std::ifstream in(recordings_dir() / name, std::ios::binary);
     if (!in) return std::nullopt;

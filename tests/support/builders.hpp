@@ -53,6 +53,9 @@ struct opened {
     inputanim::error error;
 };
 
+// A test name for a real recording's file name: InputAnimation-20190607-120309.bin gives
+// at_20190607_120309.
+std::string recording_test_name(const std::string& file_name);
 // A real recording of ../shared/recordings as it is; nullopt when the folder or the file is absent.
 std::optional<bytes> real_recording(const std::string& name);
 // The real June 2019 recordings with the v1.0 header prepended; nullopt when the folder or the
