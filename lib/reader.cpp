@@ -42,19 +42,6 @@ marker_result read_marker(std::span<const std::byte> bytes, std::uint64_t offset
 
 }  // namespace detail
 
-namespace {
-
-// Walks a whole file under one fixed layout; returns the error it ends with (ok when sound).
-error walk_under(std::span<const std::byte> bytes, layout_choice fixed,
-                 const limits& lim) noexcept {
-    reader r(bytes, read_options{fixed, lim});
-    item it = r.next();
-    while (it == item::curve || it == item::marker) it = r.next();
-    return r.error();
-}
-
-}  // namespace
-
 std::string_view version_name(edition e, int major, int minor) noexcept {
     switch (e) {
         case edition::june_2019:
@@ -142,8 +129,8 @@ bool reader::read_header() noexcept {
     header_.minor = h.minor;
     header_.blocks = h.blocks;
     pos_ = h.size;
-    header_.layout = h.minor == 0 ? layout::full : layout_of_v11();
     header_.curve_count = static_cast<std::uint16_t>(curve_count(header_.blocks));
+    header_.layout = h.minor == 0 ? layout::full : layout_of_v11();
     return true;
 }
 
@@ -189,9 +176,12 @@ layout reader::layout_of_v11() const noexcept {
         case layout_choice::may_2019:
             break;
     }
-    const inputanim::error compact = walk_under(bytes_, layout_choice::compact, options_.limits);
+    file_header h = header_;
+    h.layout = layout::compact;
+    const inputanim::error compact = walk_as(h, pos_, options_.limits);
     if (detail::sound_walk(compact)) return layout::compact;
-    return detail::choose_layout(compact, walk_under(bytes_, layout_choice::full, options_.limits));
+    h.layout = layout::full;
+    return detail::choose_layout(compact, walk_as(h, pos_, options_.limits));
 }
 
 item reader::next() noexcept {

@@ -395,10 +395,7 @@ stream_status stream_validator::feed(std::span<const std::byte> chunk) noexcept 
 // The header is gathered across chunks only as far as its rule asks for, so that a short file is
 // `truncated` rather than judged on a part, and no byte of the first curve is taken.
 void stream_validator::feed_header(const std::byte*& p, std::size_t& n) noexcept {
-    if (options_.layout == layout_choice::june_2019)
-        return start_2019_walks(edition::june_2019, false);
-    if (options_.layout == layout_choice::may_2019)
-        return start_2019_walks(edition::may_2019, false);
+    if (start_named_2019()) return;
     while (n > 0) {
         const detail::header_check h = detail::check_header(header_.data(), header_size_);
         const std::size_t take = std::min(h.need - header_size_, n);
@@ -451,6 +448,18 @@ void stream_validator::start_walks() noexcept {
             walk_as(0, layout::compact);
             break;
     }
+}
+
+// A 2019 layout asked for by name: its walks start at byte 0, with no header to gather.
+bool stream_validator::start_named_2019() noexcept {
+    if (options_.layout == layout_choice::june_2019) {
+        start_2019_walks(edition::june_2019, false);
+    } else if (options_.layout == layout_choice::may_2019) {
+        start_2019_walks(edition::may_2019, false);
+    } else {
+        return false;
+    }
+    return true;
 }
 
 // `detect`: a file without the magic, tried as June, then May with 8-byte and 28-byte bool keys,
@@ -548,11 +557,7 @@ const report& stream_validator::finish() noexcept {
     if (status_ == stream_status::error) return report_;
     if (!header_done_) {
         // Nothing was fed: a 2019 layout asked for has no header to miss, only its first curve.
-        if (options_.layout == layout_choice::june_2019) {
-            start_2019_walks(edition::june_2019, false);
-        } else if (options_.layout == layout_choice::may_2019) {
-            start_2019_walks(edition::may_2019, false);
-        } else {
+        if (!start_named_2019()) {
             fail_header(errc::truncated,
                         detail::check_header(header_.data(), header_size_).missing);
             return report_;

@@ -203,6 +203,7 @@ class stream_validator {
     void feed_header(const std::byte*& p, std::size_t& n) noexcept;
     void start_walks() noexcept;
     void start_2019_walks(edition e, bool detect) noexcept;
+    bool start_named_2019() noexcept;
     void fail_header(errc code, std::uint64_t offset) noexcept;
     void update_status() noexcept;
     // FORMAT.md section 3's (or 9's) choice between the walks (the only walk when there is
