@@ -46,6 +46,55 @@ TEST_F(IndexCli, AnEmptyPathIsAUsageErrorAndChangesNothing) {
     EXPECT_EQ(database(db).paths().size(), 1u);
 }
 
+TEST_F(IndexCli, MoreJobsThanTheCeilingIsAUsageErrorNamingIt) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    for (const char* jobs : {"257", "100000"}) {
+        const run_result r = run({"index", "--jobs", jobs, "--jsonl", "-", data()});
+        EXPECT_EQ(r.status, 2) << jobs;
+        EXPECT_NE(r.err.find("--jobs: " + std::string(jobs) +
+                             " is above the largest accepted "
+                             "value 256"),
+                  std::string::npos)
+            << r.err;
+        EXPECT_EQ(r.out, "") << "nothing indexed";
+    }
+    EXPECT_EQ(run({"index", "--jobs", "0", "--jsonl", "-", data()}).status, 2);
+}
+
+// --- the environment refusing threads ----------------------------------------------------------
+
+TEST_F(IndexCli, WhenTheSystemRefusesEveryReadingThreadTheRunEndsWithAMessageNotAnAbort) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    bool ran = false;
+    const run_result r =
+        run_with_thread_limit({"index", "--jobs", "4", "--jsonl", "-", data()}, 1, ran);
+    if (!ran) GTEST_SKIP() << "needs root to run the command as a user with a process limit";
+    EXPECT_EQ(r.status, 3) << r.err;
+    EXPECT_NE(r.err.find("inputanim: cannot start a thread to read files: Resource temporarily "
+                         "unavailable"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST_F(IndexCli, WhenTheSystemRefusesSomeThreadsTheRunGoesOnWithTheOthersAndSaysSo) {
+    std::vector<std::string> files;
+    for (int i = 0; i < 40; ++i) {
+        files.push_back(
+            write_file(in_data(std::to_string(i) + ".bin"), quiet_model(shape::v11_compact)));
+    }
+    bool ran = false;
+    // The main thread and two workers.
+    const run_result r =
+        run_with_thread_limit({"index", "--jobs", "8", "--jsonl", "-", data()}, 3, ran);
+    if (!ran) GTEST_SKIP() << "needs root to run the command as a user with a process limit";
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("inputanim: warning: 2 of 8 threads started (the system refused the "
+                         "next: Resource temporarily unavailable)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(json_lines(r.out).size(), files.size()) << "every file has its row";
+}
+
 TEST_F(IndexCli, AnEmptyOutputNameIsAUsageError) {
     for (const char* output : {"--jsonl", "--sqlite"}) {
         const run_result r = run({"index", output, "", data()});

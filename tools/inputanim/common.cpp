@@ -142,7 +142,7 @@ void add_check_options(CLI::App& cmd, check_options& options) {
     cmd.add_option("--jobs", options.jobs,
                    "Threads that check a large file's keyframes at level full (default: one per "
                    "core)")
-        ->check(CLI::Range(1u, 1024u));
+        ->transform(count_between(1, max_threads));
 }
 
 void add_limit_options(CLI::App& cmd, inputanim::limits& limits) {

@@ -262,6 +262,10 @@ int run_index(index_options& o) {
     } catch (const output_error& e) {
         bar.note(std::string("inputanim: ") + e.what());
         status = exit_unreadable;
+    } catch (const std::system_error& e) {
+        // The environment refused what the run needs (no thread could start).
+        bar.note(std::string("inputanim: ") + e.what());
+        status = exit_unreadable;
     }
     bar.clear();
     const double seconds = std::chrono::duration<double>(bar.elapsed()).count();
@@ -287,7 +291,7 @@ command add_index_command(CLI::App& app) {
                     "named merge: ./merge)")
         ->check(named);
     cmd->add_option("--jobs", o->jobs, "Threads that read files (default: one per core)")
-        ->check(CLI::Range(1u, 1024u));
+        ->transform(count_between(1, max_threads));
     cmd->add_option("--jsonl", o->jsonl,
                     "Write one JSON object per recording (as `info --json`) to FILE, - for stdout")
         ->type_name("FILE")

@@ -161,7 +161,14 @@ indexer::indexer(const index_plan& plan, sqlite_store* store, index_observer& ob
       stored_options_(stored_options(plan)),
       stored_options_text_(stored_options_.dump()),
       pool_(std::max(1u, plan.jobs), std::clamp<std::size_t>(std::size_t{64} * plan.jobs, 64, 8192),
-            plan.how, plan.metrics, [this](file_result& r) { take(r); }) {}
+            plan.how, plan.metrics, [this](file_result& r) { take(r); }) {
+    if (pool_.refusal()) {
+        observer_.note(
+            "warning: " + std::to_string(pool_.started()) + " of " +
+            std::to_string(std::max(1u, plan.jobs)) +
+            " threads started (the system refused the next: " + pool_.refusal().message() + ")");
+    }
+}
 
 void indexer::add_operand(const std::string& operand) {
     walk_adder adder(*this);

@@ -90,7 +90,8 @@ class index_observer {
 class indexer {
   public:
     // `store` may be null (no database: nothing is skipped or pruned). Throws store_error from
-    // the database and whatever the observer throws; the run is then abandoned.
+    // the database, std::system_error when not one reading thread can start, and whatever the
+    // observer throws; the run is then abandoned.
     indexer(const index_plan& plan, sqlite_store* store, index_observer& observer);
 
     // An operand, walked as walk_operand does.

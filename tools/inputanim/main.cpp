@@ -2,7 +2,9 @@
 // file and registers itself here; main parses the command line and runs the one selected.
 #include <array>
 #include <iostream>
+#include <new>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -37,8 +39,18 @@ int main(int argc, char** argv) {
         // --help and --version also end the parse this way, with a success code.
         return app.exit(e) == 0 ? cli::exit_valid : cli::exit_usage;
     }
-    for (const cli::command& c : commands) {
-        if (c.app->parsed()) return c.run();
+    // The environment refusing what a command needs (memory, a thread) is a message and exit 3
+    // from whichever command met it, never an abort.
+    try {
+        for (const cli::command& c : commands) {
+            if (c.app->parsed()) return c.run();
+        }
+    } catch (const std::bad_alloc&) {
+        std::cerr << "inputanim: out of memory\n";
+        return cli::exit_unreadable;
+    } catch (const std::system_error& e) {
+        std::cerr << "inputanim: " << e.what() << '\n';
+        return cli::exit_unreadable;
     }
     return cli::exit_usage;
 }
