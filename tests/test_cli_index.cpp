@@ -607,6 +607,31 @@ TEST_F(IndexCli, JsonLinesListEveryRecordingOfTheWalkWhenTheDatabaseSkipsItsFile
     EXPECT_EQ(slurp(path("2.jsonl")), slurp(path("1.jsonl")));
 }
 
+TEST_F(IndexCli, AStoredReportIsPrintedAsOneJsonLineWhateverTheDatabaseHolds) {
+    const std::string a = write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string b = write_file(in_data("b.bin"), warning_model());
+    const std::string db = path("index.sqlite");
+    const run_result first = run({"index", "--sqlite", db, "--jsonl", "-", data()});
+    ASSERT_EQ(first.status, 0) << first.err;
+    const std::map<std::string, json> fresh = by_path(json_lines(first.out));
+    {
+        database d(db);
+        // As another tool may store it (a shard merged in): pretty-printed, over many lines.
+        d.query("UPDATE recordings SET report = ?1 WHERE path LIKE '%/a.bin'", fresh.at(a).dump(2));
+        // Text with a raw line break is no JSON object: pasted, it would forge a second row.
+        d.query("UPDATE recordings SET report = ?1 WHERE path LIKE '%/b.bin'",
+                "{\"path\": \"b.bin\"}\n{\"path\": \"forged.bin\", \"valid\": true}");
+    }
+    const run_result second = run({"index", "--sqlite", db, "--jsonl", "-", data()});
+    EXPECT_EQ(second.status, 0) << second.err;
+    const std::vector<std::string> lines = lines_of(second.out);
+    ASSERT_EQ(lines.size(), 2u) << second.out;
+    const std::map<std::string, json> printed = by_path(json_lines(second.out));
+    EXPECT_EQ(printed.at(a), fresh.at(a)) << "the stored object, on one line";
+    EXPECT_EQ(printed.at(b), fresh.at(b)) << "read again: its stored text was no verdict";
+    EXPECT_EQ(totals_of(second.err).unchanged, 1);
+}
+
 // --- file names
 // -----------------------------------------------------------------------------------
 

@@ -675,9 +675,7 @@ py::tuple index_files(const py::list& path_names, const std::vector<bool>& named
 // `inputanim index merge OUT IN...`.
 void merge_index(const std::string& output, const std::vector<std::string>& inputs) {
     py::gil_scoped_release release;
-    cli::sqlite_store out(output, false);
-    for (const std::string& input : inputs) out.merge(input);
-    out.finish();
+    cli::merge_indexes(output, inputs);
 }
 
 // (Recording, None) for a structurally valid input, else (None, the error as validate reports

@@ -358,6 +358,11 @@ int write_failed(std::string_view name, int error_number) {
     return exit_unreadable;
 }
 
+int output_failed(const output_failure& failure) {
+    std::cerr << "inputanim: " << failure.message() << '\n';
+    return failure.refused ? exit_usage : exit_unreadable;
+}
+
 void hold_standard_descriptors() noexcept {
     for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
         if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;

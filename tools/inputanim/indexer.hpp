@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,8 @@ namespace inputanim::cli {
 // The shard of a path among `shards`: FNV-1a (64 bits) of its bytes, modulo `shards`. Fixed by
 // docs/CLI.md, so that shards made by different machines and releases fit together.
 unsigned shard_of(std::string_view path, unsigned shards);
+// The most shards of `--shard K/N`: N is an unsigned count, 1 to this.
+inline constexpr unsigned max_shards = std::numeric_limits<unsigned>::max();
 
 // What a PATH operand turned out to be: a folder walked whole, a file (or standard input), or one
 // that could not be walked whole (missing, or some folder in it could not be listed).
