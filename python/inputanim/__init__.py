@@ -16,6 +16,7 @@ are guarded either way).
 from collections.abc import Mapping
 import errno
 import glob
+import operator
 import os
 import types
 import warnings
@@ -26,7 +27,14 @@ from . import _core
 from ._core import Curve, DatabaseError
 
 __all__ = ["open", "validate", "index", "merge_index", "Recording", "Curve", "InvalidRecording",
-           "IndexWarning", "DatabaseError", "upload_limits"]
+           "IndexWarning", "DatabaseError", "upload_limits", "MAX_THREADS", "DEFAULT_MAX_ROWS"]
+
+# The most threads any count asks for (index's jobs, validate's threads, the Dask helpers' jobs):
+# the ceiling of `inputanim index --jobs` and `validate --jobs`; more is a ValueError.
+MAX_THREADS = _core.MAX_THREADS
+# The row ceiling sample() (and to_pandas(), tidy(), poses()) keeps by default: that of
+# `inputanim sample --max-rows`.
+DEFAULT_MAX_ROWS = _core.DEFAULT_MAX_ROWS
 
 
 class InvalidRecording(ValueError):
@@ -52,13 +60,48 @@ def upload_limits():
 
 
 def _limits(limits):
+    """The limits as a dict of the keys of a report's checked_with.limits, each None (no limit) or
+    an integer from 0 up; anything else is a ValueError naming the key."""
     if limits is None:
         return {}
     if isinstance(limits, str):
         if limits != "upload":
             raise ValueError(f"limits must be a dict or 'upload', not {limits!r}")
         return _core.upload_limits()
-    return dict(limits)
+    limits = dict(limits)
+    _core.check_limits(limits)
+    return limits
+
+
+def _path(name):
+    """A path as the OS takes it: the bytes os.fsencode gives for a str (surrogate escapes, as
+    os.listdir gives a name that is not UTF-8, included), bytes or an os.PathLike. Every path
+    reaches the core through here. A NUL byte is a ValueError: the OS would read the path only up
+    to it, another file."""
+    path = os.fsencode(name)
+    if b"\0" in path:
+        raise ValueError(f"a path cannot hold a NUL byte: {name!r}")
+    return path
+
+
+def _integer(name, value, low, high):
+    """An int (or numpy integer) from low to high; bool, float, str or out of range is a
+    ValueError naming the parameter."""
+    if not isinstance(value, bool):
+        try:
+            n = operator.index(value)
+        except TypeError:
+            n = None
+        if n is not None and low <= n <= high:
+            return n
+    raise ValueError(f"{name} must be an integer from {low} to {high}, not {value!r}")
+
+
+def _threads(name, value):
+    """A thread count: None for one per core (at most MAX_THREADS), or 1 to MAX_THREADS."""
+    if value is None:
+        return min(os.cpu_count() or 1, MAX_THREADS)
+    return _integer(name, value, 1, MAX_THREADS)
 
 
 def _is_name(name):
@@ -79,11 +122,13 @@ def validate(name_or_bytes, level="full", layout="auto", limits=None, threads=1)
     duration, warnings, warnings_found, error when the file is invalid, and compressed_bytes for
     gzip. level is "structure" or "full"; layout "auto", "compact" or "full"; limits a dict of
     max_bytes, max_keyframes_per_curve, max_total_keyframes, max_markers, max_marker_name_bytes,
-    or "upload" for upload_limits(). Runs without the GIL. Raises OSError when the input cannot be
-    read."""
+    or "upload" for upload_limits(); each limit an integer or None for none, as the report's
+    checked_with.limits gives them. threads: those that check a large input at level full, 1 to
+    MAX_THREADS, or None for one per core. Runs without the GIL. Raises OSError when the input
+    cannot be read, ValueError for a path with a NUL byte or a parameter out of range."""
+    threads = _threads("threads", threads)
     if _is_name(name_or_bytes):
-        return _core.validate_name(os.fspath(name_or_bytes), level, layout, _limits(limits),
-                                   threads)
+        return _core.validate_name(_path(name_or_bytes), level, layout, _limits(limits), threads)
     return _core.validate_buffer(_bytes(name_or_bytes), level, layout, _limits(limits), threads)
 
 
@@ -94,11 +139,15 @@ def open(name_or_bytes, copy=False, layout="auto"):
     module's doc). Standard input that is not a file, gzip content (recognised by its first
     bytes, whatever the name) and bytes are always read into memory, which the arrays then view.
 
+    A path is a str (as os.listdir gives it, surrogate escapes included) or an os.PathLike; bytes
+    are the content, not a name.
+
     Raises InvalidRecording when the recording's structure is not valid (content errors, such as
-    a NaN value, do not stop it: see Recording.check()), and OSError when it cannot be read."""
+    a NaN value, do not stop it: see Recording.check()), OSError when it cannot be read, and
+    ValueError for a path with a NUL byte."""
     if _is_name(name_or_bytes):
         name = os.fspath(name_or_bytes)
-        rec, error = _core.open(name, bool(copy), layout)
+        rec, error = _core.open(_path(name), bool(copy), layout)
     else:
         name = None
         rec, error = _core.open_buffer(_bytes(name_or_bytes), layout)
@@ -157,17 +206,16 @@ def _index_frame(rows, metrics=False):
 def _operands(paths):
     """The operands `inputanim index` would get from a shell: each glob replaced by the sorted
     paths it matches (unless a file has that very name)."""
-    if isinstance(paths, (str, os.PathLike)):
+    if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
     operands = []
-    for path in paths:
-        path = os.fspath(path)
-        if path == "-" or not glob.has_magic(path) or os.path.lexists(path):
+    for path in map(_path, paths):
+        if path == b"-" or not glob.has_magic(path) or os.path.lexists(path):
             operands.append(path)
             continue
         matches = sorted(glob.glob(path, recursive=True))
         if not matches:
-            raise FileNotFoundError(errno.ENOENT, "no file matches", path)
+            raise FileNotFoundError(errno.ENOENT, "no file matches", os.fsdecode(path))
         operands.extend(matches)
     return operands
 
@@ -201,11 +249,12 @@ def index_files(files, named=None, jobs=1, level="structure", layout="auto", lim
     """index() of files that list_files() found (named: which were given by name, indexed
     whatever their content; by default all are found by a walk), without walking again. With
     sqlite, their rows also go into that database as `inputanim index --sqlite` writes them."""
+    files = [_path(f) for f in files]
     if named is None:
         named = [False] * len(files)
     return _index_result(
-        _core.index_files(list(files), list(named), int(jobs), level, layout, _limits(limits),
-                          _database(sqlite), bool(force), bool(metrics)), metrics)
+        _core.index_files(files, list(named), _threads("jobs", jobs), level, layout,
+                          _limits(limits), _database(sqlite), bool(force), bool(metrics)), metrics)
 
 
 def index(paths, jobs=None, level="structure", layout="auto", limits=None, sqlite=None,
@@ -215,7 +264,9 @@ def index(paths, jobs=None, level="structure", layout="auto", limits=None, sqlit
     fields (INDEX_COLUMNS; warnings a list of dicts, error a dict, null where the CLI has null or
     no field), in the CLI's order. Files found in folders are recordings when their content
     (inflated, for gzip) starts with the magic; files named directly are indexed whatever they
-    hold. `jobs` threads (default: one per core) validate with the C++ core without the GIL.
+    hold. `jobs` threads (1 to MAX_THREADS; None, the default: one per core) validate with the C++
+    core without the GIL. Paths are str (surrogate escapes included), bytes or os.PathLike; one
+    with a NUL byte is a ValueError.
 
     sqlite: also keep the rows in that SQLite database, as `inputanim index --sqlite` does (the
     same schema; files it holds unchanged under the same options are not read again unless
@@ -228,17 +279,17 @@ def index(paths, jobs=None, level="structure", layout="auto", limits=None, sqlit
     unreadable, other, unchanged, pruned). Raises OSError for a path that does not exist,
     DatabaseError for a database that is not an inputanim index; warns (IndexWarning) of folders
     it cannot list."""
+    jobs = _threads("jobs", jobs)
     operands = _operands(paths)
     for operand in operands:
-        if operand != "-":
+        if operand != b"-":
             os.lstat(operand)
     if (prune or force) and sqlite is None:
         raise ValueError("prune and force need sqlite")
     k, n = (0, 1) if shard is None else shard
     return _index_result(
-        _core.index_paths(operands, int(jobs or os.cpu_count() or 1), level, layout,
-                          _limits(limits), _database(sqlite), bool(force), bool(prune), int(k),
-                          int(n), bool(metrics)), metrics)
+        _core.index_paths(operands, jobs, level, layout, _limits(limits), _database(sqlite),
+                          bool(force), bool(prune), int(k), int(n), bool(metrics)), metrics)
 
 
 def merge_index(output, inputs):
@@ -247,7 +298,8 @@ def merge_index(output, inputs):
     for the same path. Raises DatabaseError for an input that is not an inputanim index, and
     leaves `output` as it was for that input."""
     output = _database(output)
-    names = [_database(name) for name in ([inputs] if _is_name(inputs) else inputs)]
+    single = isinstance(inputs, (str, bytes, os.PathLike))
+    names = [_database(name) for name in ([inputs] if single else inputs)]
     for name in names:
         if os.path.exists(name) and os.path.exists(output) and os.path.samefile(name, output):
             raise ValueError(f"{name} is the output")
@@ -257,10 +309,15 @@ def merge_index(output, inputs):
 def _database(name):
     if name is None:
         return None
-    name = os.fsencode(name)
+    name = _path(name)
     if not name:
         raise ValueError("an empty database name")
     return name
+
+
+# The strings of events()'s code columns.
+_HANDS = np.array(["left", "right"], dtype=object)
+_TRACKING_EVENTS = np.array(["tracked", "gap"], dtype=object)
 
 
 def _metrics_params(arguments):
@@ -347,7 +404,7 @@ class Recording:
         parameters or a grid measure() refuses (more than max_samples samples, say)."""
         import pandas as pd
 
-        rows = self._core.measure(_metrics_params(locals()), None)
+        rows = self._core.metrics(_metrics_params(locals()))
         return pd.DataFrame(rows)
 
     def events(self, kind, rate=60.0, joint="Palm", fixation_velocity=30.0, merge_gap=0.075,
@@ -355,20 +412,19 @@ class Recording:
         """The events of one kind as a pandas DataFrame, `inputanim metrics --events KIND --csv`:
         "tracking" (hand, event tracked or gap, start, end, duration, start_sample, end_sample),
         "pinch" (hand, start, ...), "fixations" (start, ..., direction_x/y/z, origin_x/y/z) or
-        "saccades" (start, ..., amplitude). Times are seconds, angles degrees."""
+        "saccades" (start, ..., amplitude). Times are seconds, angles degrees; hand and event are
+        str (object columns), the times, durations and vectors float64, the sample indices
+        int64, also when there is no event."""
         import pandas as pd
 
-        params = _metrics_params(locals())
-        rows = self._core.measure(params, kind)
-        columns = _core.event_columns(kind)
-        table = {}
-        for name, is_vector in columns:
-            if is_vector:
-                for axis, suffix in enumerate("xyz"):
-                    table[f"{name}_{suffix}"] = [row[name][axis] for row in rows]
-            else:
-                table[name] = [row[name] for row in rows]
-        return pd.DataFrame(table)
+        # One array per column, filled by the library (no Python object per event); the codes
+        # of hand and event become references to two strings.
+        columns = self._core.events(_metrics_params(locals()), kind)
+        if "hand" in columns:
+            columns["hand"] = _HANDS[columns["hand"]]
+        if "event" in columns:
+            columns["event"] = _TRACKING_EVENTS[columns["event"]]
+        return pd.DataFrame(columns, copy=False)
 
     def check(self):
         """Validates the content at level full (reading every keyframe): (warnings, error), the
@@ -418,14 +474,18 @@ class Recording:
             raise KeyError("the recording has no hand curves")
         return Hand(self, side)
 
-    def sample(self, rate, curves=None, start=None, stop=None):
+    def sample(self, rate, curves=None, start=None, stop=None, max_rows=DEFAULT_MAX_ROWS):
         """Resamples curves onto the time grid start + i / rate up to stop (by default the
         recording's first and last key times), with the library's resampler (exactly MRTK's
         evaluation). curves: a glob or a list of globs on curve paths (all curves when None).
 
         Returns (times, values): float32 arrays of shape (rows,) and (rows, curves), the columns
-        in file order; columns(curves) gives their paths. Runs without the GIL."""
-        times, values, _ = self._core.sample(float(rate), _globs(curves), start, stop)
+        in file order; columns(curves) gives their paths. Runs without the GIL. Raises ValueError
+        as `inputanim sample` refuses: a grid of more than max_rows rows (before anything is
+        allocated), start after stop (or after the recording's last key time when stop is not
+        given; stop before its first when start is not), a bound that is not a finite float32."""
+        times, values, _ = self._core.sample(float(rate), _globs(curves), start, stop,
+                                             max_rows=_max_rows(max_rows))
         return times, values
 
     def columns(self, curves=None):
@@ -433,14 +493,15 @@ class Recording:
         # A grid of one row at time 0: the columns without sampling the recording.
         return self._core.sample(1.0, _globs(curves), 0.0, 0.0)[2]
 
-    def to_pandas(self, rate, curves=None, start=None, stop=None):
+    def to_pandas(self, rate, curves=None, start=None, stop=None, max_rows=DEFAULT_MAX_ROWS):
         """sample() as a wide DataFrame: one column per curve path, indexed by time."""
         import pandas as pd
 
-        times, values, paths = self._core.sample(float(rate), _globs(curves), start, stop)
+        times, values, paths = self._core.sample(float(rate), _globs(curves), start, stop,
+                                                 max_rows=_max_rows(max_rows))
         return pd.DataFrame(values, index=pd.Index(times, name="time"), columns=paths)
 
-    def tidy(self, rate, curves=None, start=None, stop=None):
+    def tidy(self, rate, curves=None, start=None, stop=None, max_rows=DEFAULT_MAX_ROWS):
         """sample() as a long DataFrame: one row per time and curve, with columns time, source
         (camera, hand.left, hand.right, gaze), joint (None outside hands' joints), channel
         (position.x, rotation.w, origin.x, tracked, ...) and value; the curves one after the
@@ -448,7 +509,7 @@ class Recording:
         import pandas as pd
 
         times, values, paths = self._core.sample(float(rate), _globs(curves), start, stop,
-                                                 curve_major=True)
+                                                 curve_major=True, max_rows=_max_rows(max_rows))
         rows, cols = values.shape
         split = [_split_path(p) for p in paths]
 
@@ -473,7 +534,7 @@ class Recording:
             frame.insert(1 + i, name, column(i))
         return frame
 
-    def poses(self, source, rate, start=None, stop=None):
+    def poses(self, source, rate, start=None, stop=None, max_rows=DEFAULT_MAX_ROWS):
         """The pose of `source` ("camera" or a joint such as "hand.left.IndexTip" or
         "hand.left.joint.IndexTip") on the time grid: (times, N x 7 array of position x, y, z and
         rotation x, y, z, w as MRTK plays them), or for "gaze" N x 6 (origin, direction)."""
@@ -490,7 +551,8 @@ class Recording:
         missing = [p for p in paths if p not in self.curves]
         if missing:
             raise KeyError(f"the recording has no curve {missing[0]}")
-        times, values, got = self._core.sample(float(rate), paths, start, stop)
+        times, values, got = self._core.sample(float(rate), paths, start, stop,
+                                               max_rows=_max_rows(max_rows))
         # The resampler returns file order, which is channel order.
         assert got == paths
         return times, values
@@ -503,6 +565,11 @@ class Recording:
 def _each_repeated(a, n):
     """[a0]*n + [a1]*n + ...: one contiguous copy of a broadcast view, cheaper than np.repeat."""
     return np.ascontiguousarray(np.broadcast_to(a[:, None], (len(a), n))).reshape(-1)
+
+
+def _max_rows(value):
+    # `sample --max-rows` takes any count up to 2^64 - 1.
+    return _integer("max_rows", value, 0, 2**64 - 1)
 
 
 def _globs(curves):

@@ -52,7 +52,7 @@ def _merge(output, parts):
     names = []
     try:
         for part in parts:
-            handle, name = tempfile.mkstemp(suffix=".db", prefix=".inputanim-part-", dir=folder)
+            handle, name = tempfile.mkstemp(suffix=b".db", prefix=b".inputanim-part-", dir=folder)
             names.append(name)
             with os.fdopen(handle, "wb") as f:
                 f.write(part)
@@ -81,12 +81,18 @@ def index(paths_or_globs, client, partitions=None, jobs=1, level="structure", la
     also write the rows into this SQLite database (created, or updated: rows of the same paths are
     replaced) with the schema of `inputanim index --sqlite`; metrics: also measure every valid
     recording (`index --metrics`). Returns one pandas DataFrame, row for row what
-    inputanim.index() (and `inputanim index --jsonl`) gives."""
-    if sqlite is not None and not os.fspath(sqlite):
-        raise ValueError("an empty database name")
+    inputanim.index() (and `inputanim index --jsonl`) gives. Paths, jobs (1 to
+    inputanim.MAX_THREADS) and limits are checked here, before any work is sent, as index()
+    checks them: a ValueError for a path with a NUL byte or a value out of range."""
+    if isinstance(paths_or_globs, (str, bytes, os.PathLike)):
+        paths_or_globs = [paths_or_globs]
+    paths_or_globs = [inputanim._path(path) for path in paths_or_globs]
+    if sqlite is not None:
+        sqlite = inputanim._database(sqlite)
+    jobs = inputanim._threads("jobs", jobs)
+    limits = inputanim._limits(limits)
     files, named = client.submit(_list, paths_or_globs, pure=False).result()
     workers = sum(client.nthreads().values()) or 1
-    limits = inputanim._limits(limits)
     futures = [
         client.submit(_index_part, files[start:end], named[start:end], jobs, level, layout,
                       limits, sqlite is not None, bool(metrics), pure=False)
@@ -95,5 +101,5 @@ def index(paths_or_globs, client, partitions=None, jobs=1, level="structure", la
     # _parts gives at least one part, so that an empty list still makes the frame's columns.
     results = client.gather(futures)
     if sqlite is not None:
-        _merge(os.fspath(sqlite), [database for _, database in results])
+        _merge(sqlite, [database for _, database in results])
     return pd.concat([frame for frame, _ in results], ignore_index=True)

@@ -12,13 +12,19 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -38,6 +44,23 @@ namespace py = pybind11;
 namespace inputanim::python {
 
 namespace {
+
+// File names cross into Python as os.fsdecode/os.fsencode do (PEP 383): a name that is not UTF-8
+// becomes a str with surrogate escapes and comes back as the same bytes.
+py::str name_text(std::string_view name) {
+    return py::reinterpret_steal<py::str>(
+        PyUnicode_DecodeFSDefaultAndSize(name.data(), static_cast<Py_ssize_t>(name.size())));
+}
+
+// A path from the package: the bytes os.fsencode gave (str, with its surrogate escapes, would be
+// encoded otherwise here: the package converts every path in one place).
+std::string path_of(const py::handle name) {
+    if (!py::isinstance<py::bytes>(name)) {
+        throw py::type_error("a path reaches the core as bytes, not " +
+                             py::cast<std::string>(py::repr(py::type::of(name))));
+    }
+    return py::cast<std::string>(name);
+}
 
 // An input that could not be read: becomes OSError(errno, strerror, path).
 struct os_failure {
@@ -173,6 +196,13 @@ void read_without_gil(const source& s, F&& f) {
     if (ec) throw os_failure{ec, s.path};
 }
 
+// The shortest decimal that reads back as `v`, as the command writes numbers in messages.
+std::string number_text(double v) {
+    std::array<char, 32> digits{};
+    const auto r = std::to_chars(digits.data(), digits.data() + digits.size(), v);
+    return std::string(digits.data(), r.ptr);
+}
+
 py::str text(std::string_view s) {
     return py::reinterpret_steal<py::str>(
         PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace"));
@@ -225,6 +255,56 @@ layout_choice layout_named(const std::string& name) {
         "layout must be 'auto', 'compact', 'full', '2019-06' or '2019-05', not '" + name + "'");
 }
 
+// A limit's value as `checked_with.limits` holds it: None (no limit) or an integer from 0 to
+// `max` (bool refused, though Python makes it an int: True is no count). Raises ValueError naming
+// the key.
+template <class T>
+std::optional<T> limit_value(const std::string& name, const py::handle value) {
+    if (value.is_none()) return std::nullopt;
+    const auto refused = [&] {
+        return py::value_error("limits['" + name + "'] must be None or an integer from 0 to " +
+                               std::to_string(std::numeric_limits<T>::max()) + ", not " +
+                               py::cast<std::string>(py::repr(value)));
+    };
+    if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr())) throw refused();
+    const py::int_ n = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
+    if (!n) throw py::error_already_set();
+    if (n < py::int_(0) || n > py::int_(std::numeric_limits<T>::max())) throw refused();
+    return py::cast<T>(n);
+}
+
+// The limits of a dict with the keys of `checked_with.limits` (the others refused), a key with
+// None, or absent, setting none.
+limits limits_of(const py::dict& values) {
+    limits l;
+    const auto set = [&](auto& field, const std::string& name, const py::handle value) {
+        if (const auto v = limit_value<std::remove_reference_t<decltype(field)>>(name, value)) {
+            field = *v;
+        }
+    };
+    for (const auto& [key, value] : values) {
+        if (!py::isinstance<py::str>(key)) {
+            throw py::value_error("a limit's name must be a str, not " +
+                                  py::cast<std::string>(py::repr(key)));
+        }
+        const std::string name = py::cast<std::string>(key);
+        if (name == "max_bytes") {
+            set(l.max_bytes, name, value);
+        } else if (name == "max_keyframes_per_curve") {
+            set(l.max_keyframes_per_curve, name, value);
+        } else if (name == "max_total_keyframes") {
+            set(l.max_total_keyframes, name, value);
+        } else if (name == "max_markers") {
+            set(l.max_markers, name, value);
+        } else if (name == "max_marker_name_bytes") {
+            set(l.max_marker_name_bytes, name, value);
+        } else {
+            throw py::value_error("unknown limit '" + name + "'");
+        }
+    }
+    return l;
+}
+
 validate_options options_of(const std::string& level_name, const std::string& layout_name,
                             const py::dict& limit_values, unsigned threads) {
     validate_options o;
@@ -235,22 +315,7 @@ validate_options options_of(const std::string& level_name, const std::string& la
     o.level = *parsed;
     o.layout = layout_named(layout_name);
     o.threads = threads;
-    for (const auto& [key, value] : limit_values) {
-        const std::string name = py::cast<std::string>(key);
-        if (name == "max_bytes") {
-            o.limits.max_bytes = py::cast<std::uint64_t>(value);
-        } else if (name == "max_keyframes_per_curve") {
-            o.limits.max_keyframes_per_curve = py::cast<std::uint32_t>(value);
-        } else if (name == "max_total_keyframes") {
-            o.limits.max_total_keyframes = py::cast<std::uint64_t>(value);
-        } else if (name == "max_markers") {
-            o.limits.max_markers = py::cast<std::uint32_t>(value);
-        } else if (name == "max_marker_name_bytes") {
-            o.limits.max_marker_name_bytes = py::cast<std::uint32_t>(value);
-        } else {
-            throw py::value_error("unknown limit '" + name + "'");
-        }
-    }
+    o.limits = limits_of(limit_values);
     return o;
 }
 
@@ -278,14 +343,15 @@ file_check check_without_gil(input& in, const validate_options& o) {
     return validate_input(in, o);
 }
 
-py::dict validate_name(const std::string& name, const std::string& level_name,
+py::dict validate_name(const py::bytes& path, const std::string& level_name,
                        const std::string& layout_name, const py::dict& limit_values,
                        unsigned threads) {
+    const std::string name = path_of(path);
     const validate_options o = options_of(level_name, layout_name, limit_values, threads);
     std::shared_ptr<source> s = open_name(name);
     const file_check c = check_without_gil(s->in, o);
     if (c.io) throw os_failure{c.io, name};
-    return check_dict(py::str(name), c, o);
+    return check_dict(name_text(name), c, o);
 }
 
 py::dict validate_buffer(const py::buffer& data, const std::string& level_name,
@@ -302,6 +368,132 @@ py::dict validate_buffer(const py::buffer& data, const std::string& level_name,
     if (c.io) throw os_failure{c.io, s->path};
     return check_dict(py::str("-"), c, o);
 }
+
+// A vector handed to numpy without a copy: the array owns it (through a capsule).
+template <class T>
+py::array_t<T> array_of(std::vector<T>&& v) {
+    auto* owned = new std::vector<T>(std::move(v));
+    py::capsule keep(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+    return py::array_t<T>(static_cast<py::ssize_t>(owned->size()), owned->data(), keep);
+}
+
+// The events of one kind as columns, filled as measure() sends them: a number per event and
+// column, no Python object, so that a frame of a million events costs its arrays. A hand's events
+// are kept per hand and joined left first, the table's order (each hand's come in time order).
+// Times and vectors are the doubles of the command's JSON (json_number), so the values are those
+// `metrics --events` prints.
+class event_columns final : public metrics_sink {
+  public:
+    explicit event_columns(std::string kind) : kind_(std::move(kind)) {}
+
+    void tracked(side s, const grid_interval& g) override {
+        if (kind_ == "tracking") hand_event(s, 0, g);
+    }
+    void gap(side s, const grid_interval& g) override {
+        if (kind_ == "tracking") hand_event(s, 1, g);
+    }
+    void pinch(side s, const grid_interval& g) override {
+        if (kind_ == "pinch") hand_event(s, 0, g);
+    }
+    void fixation(const inputanim::fixation& f) override {
+        if (kind_ != "fixations") return;
+        when_.add(f.when);
+        const std::array<float, 6> v = {f.direction.x, f.direction.y, f.direction.z,
+                                        f.origin.x,    f.origin.y,    f.origin.z};
+        for (std::size_t i = 0; i < v.size(); ++i) vectors_[i].push_back(cli::json_number(v[i]));
+    }
+    void saccade(const inputanim::saccade& s) override {
+        if (kind_ != "saccades") return;
+        when_.add(s.when);
+        amplitude_.push_back(s.amplitude);
+    }
+
+    // The columns, named and ordered as the command's header (event_header): "hand" holds 0 for
+    // left and 1 for right, "event" 0 for tracked and 1 for gap. Leaves the columns empty.
+    py::dict take() {
+        if (kind_ == "tracking" || kind_ == "pinch") join_hands();
+        py::dict columns;
+        for (const auto& [name, value] : cli::event_header(kind_)) {
+            if (value.is_array()) {
+                const std::size_t first = name == "direction" ? 0 : 3;
+                for (std::size_t axis = 0; axis < 3; ++axis) {
+                    columns[text(name + "_" + "xyz"[axis])] =
+                        array_of(std::move(vectors_[first + axis]));
+                }
+            } else {
+                columns[text(name)] = column(name);
+            }
+        }
+        return columns;
+    }
+
+  private:
+    struct intervals {
+        std::vector<double> start;
+        std::vector<double> end;
+        std::vector<double> duration;
+        std::vector<std::int64_t> start_sample;
+        std::vector<std::int64_t> end_sample;
+
+        void add(const grid_interval& g) {
+            start.push_back(cli::json_number(g.start));
+            end.push_back(cli::json_number(g.end));
+            duration.push_back(g.duration);
+            start_sample.push_back(static_cast<std::int64_t>(g.start_sample));
+            end_sample.push_back(static_cast<std::int64_t>(g.end_sample));
+        }
+    };
+    struct hand_rows {
+        std::vector<std::uint8_t> event;
+        intervals when;
+    };
+
+    void hand_event(side s, std::uint8_t event, const grid_interval& g) {
+        hand_rows& h = hands_[s == side::left ? 0 : 1];
+        h.event.push_back(event);
+        h.when.add(g);
+    }
+
+    // The left hand's rows, then the right's, into hand_, event_ and when_.
+    void join_hands() {
+        const auto joined = [](auto& left, auto& right) {
+            left.insert(left.end(), right.begin(), right.end());
+            right = {};
+            return std::move(left);
+        };
+        hand_rows& l = hands_[0];
+        hand_rows& r = hands_[1];
+        hand_.assign(l.event.size(), 0);
+        hand_.resize(l.event.size() + r.event.size(), 1);
+        event_ = joined(l.event, r.event);
+        when_.start = joined(l.when.start, r.when.start);
+        when_.end = joined(l.when.end, r.when.end);
+        when_.duration = joined(l.when.duration, r.when.duration);
+        when_.start_sample = joined(l.when.start_sample, r.when.start_sample);
+        when_.end_sample = joined(l.when.end_sample, r.when.end_sample);
+    }
+
+    py::object column(const std::string& name) {
+        if (name == "hand") return array_of(std::move(hand_));
+        if (name == "event") return array_of(std::move(event_));
+        if (name == "start") return array_of(std::move(when_.start));
+        if (name == "end") return array_of(std::move(when_.end));
+        if (name == "duration") return array_of(std::move(when_.duration));
+        if (name == "start_sample") return array_of(std::move(when_.start_sample));
+        if (name == "end_sample") return array_of(std::move(when_.end_sample));
+        if (name == "amplitude") return array_of(std::move(amplitude_));
+        throw std::logic_error("no event column " + name);
+    }
+
+    std::string kind_;
+    std::array<hand_rows, 2> hands_;
+    std::vector<std::uint8_t> hand_;
+    std::vector<std::uint8_t> event_;
+    intervals when_;
+    // Direction x, y, z, then origin x, y, z.
+    std::array<std::vector<double>, 6> vectors_;
+    std::vector<double> amplitude_;
+};
 
 // A curve of an open recording: its numbers as views over the bytes.
 class curve {
@@ -366,61 +558,32 @@ class open_recording {
         return d;
     }
 
-    // The metrics (metrics.hpp) as the dict of `inputanim metrics --csv`'s fields, in its order;
-    // with `kind`, the events of that kind as such dicts instead. Raises ValueError for options
-    // or a grid that measure() refuses.
-    py::list measure_fields(const py::dict& params, const std::optional<std::string>& kind) const {
-        metrics_options options;
-        for (const auto& [key, value] : params) {
-            const std::string name = py::cast<std::string>(key);
-            if (name == "rate") {
-                options.rate = py::cast<double>(value);
-            } else if (name == "joint") {
-                const std::string joint = py::cast<std::string>(value);
-                const auto j = std::find(joint_names.begin(), joint_names.end(), joint);
-                if (j == joint_names.end()) throw py::value_error("no joint named '" + joint + "'");
-                options.joint = static_cast<inputanim::joint>(j - joint_names.begin());
-            } else if (name == "fixation_velocity") {
-                options.fixation_velocity = py::cast<double>(value);
-            } else if (name == "merge_gap") {
-                options.merge_gap = py::cast<double>(value);
-            } else if (name == "merge_angle") {
-                options.merge_angle = py::cast<double>(value);
-            } else if (name == "min_fixation") {
-                options.min_fixation = py::cast<double>(value);
-            } else if (name == "max_samples") {
-                options.max_samples = py::cast<std::uint64_t>(value);
-            } else {
-                throw py::value_error("unknown metrics parameter '" + name + "'");
-            }
-        }
-        if (const std::error_code ec = options.problem()) throw py::value_error(ec.message());
-        if (kind && *kind != "tracking" && *kind != "pinch" && *kind != "fixations" &&
-            *kind != "saccades") {
-            throw py::value_error(
-                "kind must be 'tracking', 'pinch', 'fixations' or 'saccades', "
-                "not '" +
-                *kind + "'");
-        }
+    // The metrics (metrics.hpp) as a list of one dict of `inputanim metrics --csv`'s fields, in
+    // its order. Raises ValueError for options or a grid that measure() refuses.
+    py::list metrics(const py::dict& params) const {
+        const metrics_options options = metrics_options_of(params);
         recording_metrics m;
-        // The collector keeps a view of the kind's name.
-        const std::string wanted = kind.value_or("");
-        cli::event_collector events(wanted);
-        std::error_code ec;
-        read_without_gil(*src_, [&] { ec = measure(rec(), options, m, kind ? &events : nullptr); });
-        if (ec) throw py::value_error(ec.message());
-        const auto as_dict = [](const cli::fields& f) {
-            py::dict d;
-            for (const auto& [name, value] : f) d[text(name)] = to_python(value);
-            return d;
-        };
+        measure_without_gil(options, m, nullptr);
+        py::dict d;
+        for (const auto& [name, value] : cli::metrics_row(m)) d[text(name)] = to_python(value);
         py::list rows;
-        if (!kind) {
-            rows.append(as_dict(cli::metrics_row(m)));
-            return rows;
-        }
-        for (const cli::fields& f : cli::event_rows(events, *kind)) rows.append(as_dict(f));
+        rows.append(d);
         return rows;
+    }
+
+    // The events of `kind` as the columns of `inputanim metrics --events KIND --csv` (name ->
+    // numpy array, in its order), filled by measure() without the GIL. Raises ValueError as
+    // metrics() does, and for a kind that is not one.
+    py::dict events(const py::dict& params, const std::string& kind) const {
+        const metrics_options options = metrics_options_of(params);
+        if (kind != "tracking" && kind != "pinch" && kind != "fixations" && kind != "saccades") {
+            throw py::value_error(
+                "kind must be 'tracking', 'pinch', 'fixations' or 'saccades', not '" + kind + "'");
+        }
+        event_columns columns(kind);
+        recording_metrics m;
+        measure_without_gil(options, m, &columns);
+        return columns.take();
     }
 
     // The warnings of a validation at level full (which reads every keyframe), and its error,
@@ -471,9 +634,25 @@ class open_recording {
     // `stop` at `rate`: (times, values[rows, curves], paths). With `curve_major` the values are
     // laid out curve after curve (Fortran order), so that values.T is contiguous: tidy() then
     // needs no transposing copy.
+    // More than `max_rows` rows is refused before anything is allocated, and so are a start
+    // after the stop and bounds no recording can hold, with the rules and words of `inputanim
+    // sample` (--from, --to, --max-rows).
     py::tuple sample(double rate, const std::vector<std::string>& globs,
-                     std::optional<double> start, std::optional<double> stop,
-                     bool curve_major) const {
+                     std::optional<double> start, std::optional<double> stop, bool curve_major,
+                     std::uint64_t max_rows) const {
+        constexpr double float_max = std::numeric_limits<float>::max();
+        for (const auto& [name, value] : {std::pair{"start", start}, std::pair{"stop", stop}}) {
+            if (value && !(std::abs(*value) <= float_max)) {
+                throw py::value_error(std::string(name) + " " + number_text(*value) +
+                                      " is not a time a recording can hold (a finite float, at "
+                                      "most " +
+                                      number_text(float_max) + " in magnitude)");
+            }
+        }
+        if (start && stop && *start > *stop) {
+            throw py::value_error("start " + number_text(*start) + " is after stop " +
+                                  number_text(*stop));
+        }
         // The resampler holds one sampler per curve inline: too large for the stack of a
         // Python thread.
         auto rs = std::make_unique<resampler>(rec());
@@ -484,8 +663,30 @@ class open_recording {
                                       "' matches no curve of the recording");
             }
         }
-        if (const grid_error e = rs->set_grid(rate, start, stop); e != grid_error::none) {
+        const grid_error e = rs->set_grid(rate, start, stop, max_rows);
+        const summary& sum = rec().summary();
+        const double from = start ? *start : sum.start.value_or(0.0f);
+        const double to = stop ? *stop : sum.duration.value_or(0.0f);
+        if (e == grid_error::too_many_rows) {
+            std::string message = "more than " + std::to_string(max_rows) +
+                                  " rows (max_rows=" + std::to_string(max_rows) + "): from " +
+                                  number_text(from) + " to " + number_text(to) + " at " +
+                                  number_text(rate) + " per second";
+            if (rs->point_count() != 0) {
+                message += " is " + std::to_string(rs->point_count()) + " grid points";
+            }
+            throw py::value_error(message + "; raise max_rows, lower rate or narrow start/stop");
+        }
+        if (e != grid_error::none) {
             throw py::value_error("cannot sample: " + std::string(grid_error_name(e)));
+        }
+        if (rs->row_count() == 0) {
+            // A start after a stop given both is refused above: here one is the recording's.
+            throw py::value_error(
+                start ? "start " + number_text(from) + " is after the recording's last key time " +
+                            number_text(to) + " (give stop)"
+                      : "stop " + number_text(to) + " is before the recording's first key time " +
+                            number_text(from) + " (give start)");
         }
         const std::size_t rows = rs->row_count();
         const std::size_t cols = rs->curves().size();
@@ -519,23 +720,59 @@ class open_recording {
     }
 
   private:
+    // The options of metrics() and events() (their Python parameters, already named).
+    static metrics_options metrics_options_of(const py::dict& params) {
+        metrics_options options;
+        for (const auto& [key, value] : params) {
+            const std::string name = py::cast<std::string>(key);
+            if (name == "rate") {
+                options.rate = py::cast<double>(value);
+            } else if (name == "joint") {
+                const std::string joint = py::cast<std::string>(value);
+                const auto j = std::find(joint_names.begin(), joint_names.end(), joint);
+                if (j == joint_names.end()) throw py::value_error("no joint named '" + joint + "'");
+                options.joint = static_cast<inputanim::joint>(j - joint_names.begin());
+            } else if (name == "fixation_velocity") {
+                options.fixation_velocity = py::cast<double>(value);
+            } else if (name == "merge_gap") {
+                options.merge_gap = py::cast<double>(value);
+            } else if (name == "merge_angle") {
+                options.merge_angle = py::cast<double>(value);
+            } else if (name == "min_fixation") {
+                options.min_fixation = py::cast<double>(value);
+            } else if (name == "max_samples") {
+                options.max_samples = py::cast<std::uint64_t>(value);
+            } else {
+                throw py::value_error("unknown metrics parameter '" + name + "'");
+            }
+        }
+        if (const std::error_code ec = options.problem()) throw py::value_error(ec.message());
+        return options;
+    }
+
+    void measure_without_gil(const metrics_options& options, recording_metrics& m,
+                             metrics_sink* sink) const {
+        std::error_code ec;
+        read_without_gil(*src_, [&] { ec = measure(rec(), options, m, sink); });
+        if (ec) throw py::value_error(ec.message());
+    }
+
     std::shared_ptr<source> src_;
     py::object buffer_;
 };
 
-// File names cross into Python as os.fsdecode/os.fsencode do (PEP 383): a name that is not UTF-8
-// becomes a str with surrogate escapes and comes back as the same bytes.
-py::str name_text(std::string_view name) {
-    return py::reinterpret_steal<py::str>(
-        PyUnicode_DecodeFSDefaultAndSize(name.data(), static_cast<Py_ssize_t>(name.size())));
-}
-
+// Paths as the package's _path gives them (os.fsencode, checked for NUL): bytes.
 std::vector<std::string> name_bytes(const py::list& names) {
-    const py::object fsencode = py::module_::import("os").attr("fsencode");
     std::vector<std::string> out;
     out.reserve(names.size());
-    for (const py::handle name : names) out.push_back(py::cast<std::string>(fsencode(name)));
+    for (const py::handle name : names) out.push_back(path_of(name));
     return out;
+}
+
+// The database of index(sqlite=...): None, or its path.
+std::optional<std::string> database_of(const py::object& name) {
+    if (name.is_none()) return std::nullopt;
+    return path_of(name);
 }
 
 // The files `inputanim index` finds for its PATH operands, in its order (indexer.hpp's walk),
@@ -643,12 +880,12 @@ cli::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
 // and, with `sqlite`, its database.
 py::tuple index_paths(const py::list& operand_names, unsigned jobs, const std::string& level_name,
                       const std::string& layout_name, const py::dict& limit_values,
-                      const std::optional<std::string>& sqlite, bool force, bool prune,
-                      unsigned shard, unsigned shards, bool metrics) {
+                      const py::object& sqlite, bool force, bool prune, unsigned shard,
+                      unsigned shards, bool metrics) {
     const std::vector<std::string> operands = name_bytes(operand_names);
     python_run r(index_plan_of(jobs, level_name, layout_name, limit_values, force, prune, shard,
                                shards, metrics),
-                 sqlite);
+                 database_of(sqlite));
     r.run([&](cli::indexer& run) {
         for (const std::string& operand : operands) run.add_operand(operand);
     });
@@ -659,13 +896,13 @@ py::tuple index_paths(const py::list& operand_names, unsigned jobs, const std::s
 // without walking again: a part of a list that is indexed on several machines.
 py::tuple index_files(const py::list& path_names, const std::vector<bool>& named, unsigned jobs,
                       const std::string& level_name, const std::string& layout_name,
-                      const py::dict& limit_values, const std::optional<std::string>& sqlite,
-                      bool force, bool metrics) {
+                      const py::dict& limit_values, const py::object& sqlite, bool force,
+                      bool metrics) {
     const std::vector<std::string> paths = name_bytes(path_names);
     if (paths.size() != named.size()) throw py::value_error("paths and named differ in length");
     python_run r(
         index_plan_of(jobs, level_name, layout_name, limit_values, force, false, 0, 1, metrics),
-        sqlite);
+        database_of(sqlite));
     r.run([&](cli::indexer& run) {
         for (std::size_t i = 0; i < paths.size(); ++i) run.add_listed(paths[i], named[i]);
     });
@@ -673,7 +910,9 @@ py::tuple index_files(const py::list& path_names, const std::vector<bool>& named
 }
 
 // `inputanim index merge OUT IN...`.
-void merge_index(const std::string& output, const std::vector<std::string>& inputs) {
+void merge_index(const py::bytes& output_path, const py::list& input_paths) {
+    const std::string output = path_of(output_path);
+    const std::vector<std::string> inputs = name_bytes(input_paths);
     py::gil_scoped_release release;
     cli::merge_indexes(output, inputs);
 }
@@ -698,9 +937,9 @@ py::tuple open_source(std::shared_ptr<source> src, bool copy, const std::string&
     return py::make_tuple(open_recording(std::move(src)), py::none());
 }
 
-py::tuple open_path(const std::string& name, bool copy, const std::string& layout_name,
+py::tuple open_path(const py::bytes& path, bool copy, const std::string& layout_name,
                     bool by_reads) {
-    return open_source(open_name(name), copy, layout_name, by_reads);
+    return open_source(open_name(path_of(path)), copy, layout_name, by_reads);
 }
 
 py::tuple open_buffer(const py::buffer& data, const std::string& layout_name) {
@@ -729,7 +968,7 @@ PYBIND11_MODULE(_core, m) {
             if (p) std::rethrow_exception(p);
         } catch (const os_failure& f) {
             py::object exc = py::reinterpret_borrow<py::object>(PyExc_OSError)(
-                f.code.value(), f.code.message(), f.path);
+                f.code.value(), f.code.message(), name_text(f.path));
             PyErr_SetObject(PyExc_OSError, exc.ptr());
         }
     });
@@ -770,10 +1009,12 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("summary", &open_recording::summary_dict)
         .def("curves", &open_recording::curves)
         .def("check", &open_recording::check)
-        .def("measure", &open_recording::measure_fields, py::arg("params"), py::arg("kind"))
+        .def("metrics", &open_recording::metrics, py::arg("params"))
+        .def("events", &open_recording::events, py::arg("params"), py::arg("kind"))
         .def("markers", &open_recording::markers)
         .def("sample", &open_recording::sample, py::arg("rate"), py::arg("globs"), py::arg("start"),
-             py::arg("stop"), py::arg("curve_major") = false);
+             py::arg("stop"), py::arg("curve_major") = false,
+             py::arg("max_rows") = cli::default_max_rows);
 
     m.def("open", &open_path, py::arg("path"), py::arg("copy"), py::arg("layout"),
           py::arg("by_reads") = true);
@@ -791,6 +1032,10 @@ PYBIND11_MODULE(_core, m) {
           py::arg("force"), py::arg("metrics"));
     m.def("merge_index", &merge_index, py::arg("output"), py::arg("inputs"));
     m.def("upload_limits", &upload_limits_dict);
+    m.def(
+        "check_limits", [](const py::dict& values) { limits_of(values); }, py::arg("limits"));
+    m.attr("MAX_THREADS") = cli::max_threads;
+    m.attr("DEFAULT_MAX_ROWS") = cli::default_max_rows;
     m.def(
         "event_columns",
         [](const std::string& kind) {

@@ -9,6 +9,7 @@ import math
 import os
 import pathlib
 import shutil
+import struct
 import subprocess
 
 import numpy as np
@@ -202,3 +203,25 @@ def assert_same_rows(frame, expected):
     assert [r["path"] for r in got] == [r["path"] for r in expected]
     for g, e in zip(got, without_nulls(expected)):
         assert g == e
+
+
+def flipping_pinches(path, template, pinches):
+    """Writes to `path` a v1.1 compact recording (the header of `template`, a generated one) whose
+    left hand is tracked throughout and pinching over every other 60 Hz sample: `pinches` pinch
+    events of one sample each, the rest of its 395 curves empty."""
+    import inputanim
+
+    flips = np.arange(2 * pinches)
+    pinching = np.empty((2 * pinches, 2), dtype="<f4")
+    pinching[:, 0] = (flips / 60.0).astype("<f4")
+    pinching[:, 1] = flips % 2 == 0
+    keys = {"hand.left.tracked": np.array([[0.0, 1.0]], dtype="<f4"),
+            "hand.left.pinching": pinching}
+    with open(path, "wb") as f:
+        f.write(pathlib.Path(template).read_bytes()[:19])
+        for name in inputanim._core.curve_paths():
+            k = keys.get(name, np.empty((0, 2), dtype="<f4"))
+            f.write(struct.pack("<iii", 8, 8, len(k)))
+            f.write(k.tobytes())
+        f.write(struct.pack("<i", 0))
+    return path

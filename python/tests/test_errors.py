@@ -174,3 +174,39 @@ def test_a_copy_is_immune_to_truncation(generated, tmp_path):
     os.truncate(path, 0)
     assert rec.camera["position.x"].values.sum() == rec.camera["position.x"].values.sum()
     assert rec.sample(60)[1].shape[1] == 395
+
+
+def test_limits_take_what_a_report_says_it_was_checked_with(full_file):
+    path = full_file[0]
+    for limits in (None, "upload", {"max_markers": 1, "max_bytes": None}):
+        checked_with = inputanim.validate(path, limits=limits)["checked_with"]["limits"]
+        again = inputanim.validate(path, limits=checked_with)
+        assert again["checked_with"]["limits"] == checked_with
+    # None is no limit: every key of an unlimited report holds it.
+    assert set(inputanim.validate(path)["checked_with"]["limits"].values()) == {None}
+
+
+@pytest.mark.parametrize("key, value", [
+    ("max_bytes", -1),
+    ("max_bytes", 2**64),
+    ("max_markers", 2**32),
+    ("max_markers", 1.5),
+    ("max_markers", 2.0),
+    ("max_total_keyframes", "10"),
+    ("max_keyframes_per_curve", True),
+    ("max_marker_name_bytes", False),
+])
+def test_a_limit_that_is_not_a_count_is_a_value_error_naming_it(full_file, tree, key, value):
+    path = full_file[0]
+    for call in (lambda: inputanim.validate(path, limits={key: value}),
+                 lambda: inputanim.index(tree, limits={key: value}),
+                 lambda: inputanim.index_files([path], limits={key: value})):
+        with pytest.raises(ValueError, match=f"limits\\['{key}'\\]"):
+            call()
+
+
+def test_an_unknown_limit_is_a_value_error(full_file, tree):
+    for call in (lambda: inputanim.validate(full_file[0], limits={"max_curves": 1}),
+                 lambda: inputanim.index(tree, limits={"max_curves": 1})):
+        with pytest.raises(ValueError, match="unknown limit 'max_curves'"):
+            call()

@@ -5,11 +5,13 @@ metrics --events KIND --csv`, value for value; index(metrics=True) is `inputanim
 import csv
 import io
 import math
+import tracemalloc
 
+import numpy as np
 import pytest
 
 import inputanim
-from conftest import assert_same_rows, cli_rows, run
+from conftest import assert_same_rows, cli_rows, flipping_pinches, run
 
 KINDS = ["tracking", "pinch", "fixations", "saccades"]
 
@@ -55,6 +57,68 @@ def test_every_parameter_reaches_the_measure(cli, generated):
 def test_events_are_the_commands(cli, generated_file, kind):
     rec = inputanim.open(generated_file)
     assert_same_table(rec.events(kind), csv_table(cli, "--events", kind, generated_file))
+
+
+# The dtypes of each kind's columns (those of the frame built from the command's rows: str
+# columns are object, times and durations float64, sample indices int64).
+INTERVAL_DTYPES = {"start": "float64", "end": "float64", "duration": "float64",
+                   "start_sample": "int64", "end_sample": "int64"}
+EVENT_DTYPES = {
+    "tracking": {"hand": "object", "event": "object", **INTERVAL_DTYPES},
+    "pinch": {"hand": "object", **INTERVAL_DTYPES},
+    "fixations": {**INTERVAL_DTYPES, **{f"{v}_{a}": "float64" for v in ("direction", "origin")
+                                        for a in "xyz"}},
+    "saccades": {**INTERVAL_DTYPES, "amplitude": "float64"},
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_event_columns_have_fixed_dtypes_with_or_without_events(generated, kind):
+    for name in ("v11_compact", "v11_hands_only"):
+        frame = inputanim.open(generated[name]).events(kind)
+        assert {c: str(t) for c, t in frame.dtypes.items()} == EVENT_DTYPES[kind], name
+    assert len(inputanim.open(generated["v11_compact"]).events(kind)) > 0
+    assert len(inputanim.open(generated["v11_hands_only"]).events("fixations")) == 0
+
+
+def test_hand_and_event_columns_hold_strings(generated):
+    frame = inputanim.open(generated["v11_compact"]).events("tracking")
+    assert set(frame["hand"]) == {"left", "right"} and set(frame["event"]) == {"tracked"}
+    assert all(type(v) is str for v in [*frame["hand"], *frame["event"]])
+
+
+@pytest.fixture(scope="module")
+def many_pinches(generated, tmp_path_factory):
+    path = tmp_path_factory.mktemp("pinches") / "pinches.bin"
+    return flipping_pinches(path, generated["v11_compact"], 100_000)
+
+
+def test_events_are_columns_filled_by_the_library_not_an_object_per_event(cli, many_pinches):
+    rec = inputanim.open(many_pinches)
+    tracemalloc.start()
+    try:
+        frame = rec.events("pinch")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(frame) == 100_000
+    # Python's and numpy's allocations while the frame was built: the hand column's references
+    # (8 bytes an event) and little else. A dict per event took over 500 bytes an event.
+    assert peak < 16 * len(frame), peak
+    assert frame.iloc[-1].to_dict() == {"hand": "left", "start": 3333.3, "end": 3333.3167,
+                                        "duration": 1 / 60, "start_sample": 199998,
+                                        "end_sample": 199999}
+    last = csv_table(cli, "--events", "pinch", many_pinches)[-1]
+    assert [str(v) for v in frame.iloc[-1]] == [last[c] for c in frame.columns]
+
+
+def test_tracking_events_with_gaps_are_the_commands(cli, tmp_path):
+    # A minute of the generator's hands loses and finds each hand a few times.
+    path = tmp_path / "minute.bin"
+    run(cli, "gen", "-o", path, "--seconds", "60")
+    frame = inputanim.open(path).events("tracking")
+    assert set(frame["event"]) == {"tracked", "gap"} and set(frame["hand"]) == {"left", "right"}
+    assert_same_table(frame, csv_table(cli, "--events", "tracking", path))
 
 
 def test_a_recording_without_gaze_has_no_gaze_metrics(generated):

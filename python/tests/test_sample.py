@@ -55,6 +55,42 @@ def test_sample_refuses_what_it_cannot_do(generated):
         rec.sample(0)
 
 
+def test_more_rows_than_max_rows_are_refused_before_sampling(generated):
+    rec = inputanim.open(generated["v11_compact"])
+    assert inputanim.DEFAULT_MAX_ROWS == 10_000_000
+    # 3 s at 4 MHz: 12,000,001 rows, over the default ceiling of `inputanim sample --max-rows`.
+    with pytest.raises(ValueError, match=r"more than 10000000 rows \(max_rows=10000000\)"):
+        rec.sample(4e6, curves="camera.position.x")
+    assert len(rec.sample(4e6, curves="camera.position.x", max_rows=12_000_001)[0]) == 12_000_001
+    with pytest.raises(ValueError, match=r"more than 30 rows \(max_rows=30\): from 0 to 3 at 10"):
+        rec.sample(10, max_rows=30)
+    assert len(rec.sample(10, max_rows=31)[0]) == 31
+    for call in (rec.to_pandas, rec.tidy):
+        with pytest.raises(ValueError, match="max_rows=30"):
+            call(10, max_rows=30)
+    with pytest.raises(ValueError, match="max_rows=30"):
+        rec.poses("camera", 10, max_rows=30)
+    for bad in (-1, 1.5, True, "31", 2**64):
+        with pytest.raises(ValueError, match="max_rows must be an integer"):
+            rec.sample(10, max_rows=bad)
+
+
+def test_bounds_are_refused_as_the_command_refuses_them(generated):
+    rec = inputanim.open(generated["v11_compact"])
+    with pytest.raises(ValueError, match="start 2 is after stop 1"):
+        rec.sample(10, start=2, stop=1)
+    with pytest.raises(ValueError, match="start 5 is after the recording's last key time 3"):
+        rec.sample(10, start=5)
+    with pytest.raises(ValueError, match="stop -1 is before the recording's first key time 0"):
+        rec.sample(10, stop=-1)
+    for name in ("start", "stop"):
+        for value in (float("inf"), float("nan"), 1e39):
+            with pytest.raises(ValueError, match=f"{name} .* is not a time a recording can hold"):
+                rec.sample(10, **{name: value})
+    # One row where start is stop.
+    assert len(rec.sample(10, start=1, stop=1)[0]) == 1
+
+
 def test_to_pandas_is_a_wide_frame_indexed_by_time(generated):
     rec = inputanim.open(generated["v11_compact"])
     frame = rec.to_pandas(20, curves="camera.**")

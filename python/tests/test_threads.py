@@ -1,11 +1,16 @@
-"""Validation and sampling release the GIL: another Python thread runs while they work."""
+"""Validation and sampling release the GIL: another Python thread runs while they work. Thread
+counts have a ceiling, MAX_THREADS."""
 
+import os
+import subprocess
+import sys
 import threading
 import time
 
 import pytest
 
 import inputanim
+import inputanim.dask
 from conftest import run
 
 
@@ -51,3 +56,46 @@ def test_validation_releases_the_gil(long_recording):
     data = long_recording.read_bytes()
     assert python_runs_during(lambda: inputanim.validate(data)) > 0
     assert python_runs_during(lambda: inputanim.validate(long_recording)) > 0
+
+
+def test_thread_counts_are_from_1_to_max_threads(generated, tree):
+    path = generated["v11_compact"]
+    assert inputanim.MAX_THREADS == 256
+    calls = {
+        "index": lambda n: inputanim.index(tree, jobs=n),
+        "index_files": lambda n: inputanim.index_files([path], jobs=n),
+        "validate": lambda n: inputanim.validate(path, threads=n),
+        # Checked before any work is sent to the cluster (so no client is needed here).
+        "dask.index": lambda n: inputanim.dask.index(tree, None, jobs=n),
+    }
+    for what, call in calls.items():
+        for bad in (0, -1, inputanim.MAX_THREADS + 1, 2**64, 1.5, 2.0, "2", True):
+            with pytest.raises(ValueError, match=r"(jobs|threads) must be an integer from 1 to 256"):
+                call(bad)
+                pytest.fail(f"{what}({bad!r})")
+    assert inputanim.validate(path, threads=inputanim.MAX_THREADS)["valid"]
+    assert inputanim.validate(path, threads=None)["valid"]
+    assert len(inputanim.index_files([path], jobs=inputanim.MAX_THREADS)) == 1
+
+
+def test_threads_that_cannot_start_are_an_exception_not_an_abort(tree, tmp_path):
+    # Under an address-space limit a thread's stack cannot be mapped: index and validate either
+    # carry on with the threads they have or raise; the interpreter lives on.
+    big = tmp_path / "big.bin"
+    run(os.environ["INPUTANIM_CLI"], "gen", "--raw", "--seconds", "240", "-o", big)
+    code = f"""
+import resource, sys
+import inputanim
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, hard))
+for call in (lambda: inputanim.index({str(tree)!r}, jobs=inputanim.MAX_THREADS),
+             lambda: inputanim.validate({str(big)!r}, threads=inputanim.MAX_THREADS)):
+    try:
+        call()
+    except (OSError, RuntimeError) as e:
+        assert str(e), "an exception with a message"
+print("alive")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ), timeout=300)
+    assert (out.returncode, out.stdout) == (0, "alive\n"), out.stderr

@@ -2,6 +2,7 @@
 `inputanim dump` prints, and they keep the bytes alive."""
 
 import gc
+import os
 
 import numpy as np
 import pytest
@@ -183,14 +184,14 @@ def assert_same_recording(a, b):
 def test_opening_by_reads_gives_what_the_walk_of_the_mapping_gives(generated_file, layout):
     # open() reads a mapped file's structure with pread (no page of the mapping touched) and
     # falls back on the walk of the mapping; both must give the same recording.
-    by_reads, e1 = inputanim._core.open(str(generated_file), False, layout, by_reads=True)
-    walked, e2 = inputanim._core.open(str(generated_file), False, layout, by_reads=False)
+    by_reads, e1 = inputanim._core.open(os.fsencode(generated_file), False, layout, by_reads=True)
+    walked, e2 = inputanim._core.open(os.fsencode(generated_file), False, layout, by_reads=False)
     assert e1 == e2
     if walked is not None:
         assert_same_recording(by_reads, walked)
 
 
 def test_opening_by_reads_the_june_2019_recordings(june_file):
-    by_reads, _ = inputanim._core.open(str(june_file), False, "auto", by_reads=True)
-    walked, _ = inputanim._core.open(str(june_file), False, "auto", by_reads=False)
+    by_reads, _ = inputanim._core.open(os.fsencode(june_file), False, "auto", by_reads=True)
+    walked, _ = inputanim._core.open(os.fsencode(june_file), False, "auto", by_reads=False)
     assert_same_recording(by_reads, walked)

@@ -87,6 +87,55 @@ void write_csv_row(stdout_writer& out, std::string_view path, const fields& f, b
     out << "\n";
 }
 
+// Writes each event of one kind as its row the moment measure() sends it, keeping none: the
+// memory of `metrics --events` does not grow with the number of events. The table lists a hand's
+// events by hand, then time; measure() sends each hand's in time order but interleaves the two
+// hands, so a hand's table takes one measure() per hand, each writing only that hand's events.
+class event_printer final : public metrics_sink {
+  public:
+    event_printer(stdout_writer& out, std::string_view path, std::string_view kind, bool csv)
+        : out_(out), path_(path), kind_(kind), csv_(csv) {}
+
+    // The hand whose events are written (fixations and saccades are written whatever it is).
+    void only(side s) noexcept { hand_ = s; }
+
+    void tracked(side s, const grid_interval& g) override {
+        if (kind_ == "tracking") hand_event(s, "tracked", g);
+    }
+    void gap(side s, const grid_interval& g) override {
+        if (kind_ == "tracking") hand_event(s, "gap", g);
+    }
+    void pinch(side s, const grid_interval& g) override {
+        if (kind_ == "pinch") hand_event(s, "pinch", g);
+    }
+    void fixation(const inputanim::fixation& f) override {
+        if (kind_ == "fixations") write(fixation_fields(f));
+    }
+    void saccade(const inputanim::saccade& s) override {
+        if (kind_ == "saccades") write(saccade_fields(s));
+    }
+
+  private:
+    void hand_event(side s, std::string_view event, const grid_interval& g) {
+        if (s == hand_) write(hand_event_fields(s, event, g, kind_));
+    }
+    void write(const fields& f) {
+        // Once standard output failed, the rest of the measure writes nothing.
+        if (out_.failed()) return;
+        if (csv_) {
+            write_csv_row(out_, path_, f, false);
+        } else {
+            out_ << json_line(path_, object_of(f)) << "\n";
+        }
+    }
+
+    stdout_writer& out_;
+    std::string_view path_;
+    std::string_view kind_;
+    bool csv_;
+    side hand_ = side::left;
+};
+
 int usage_error(const std::string& message) {
     std::cerr << "inputanim metrics: " << message << '\n';
     return exit_usage;
@@ -151,23 +200,28 @@ int run_metrics(const metrics_cli_options& o) {
             failed(*s);
             continue;
         }
+        // measure() over the file, writing its events to `sink` when not null; false (the
+        // reason printed) when it failed. A page of a mapping that vanishes meanwhile ends it as
+        // an I/O error (the sink's writes, between the reads, are left whole).
         recording_metrics m;
-        event_collector events(o.events);
-        std::error_code ec;
-        if (const std::error_code io = guarded(whole.bytes, [&] {
-                ec = measure(rec, options, m, o.events.empty() ? nullptr : &events);
-            })) {
-            std::cerr << "inputanim: " << printable(file) << ": " << io.message() << '\n';
-            failed(exit_unreadable);
-            continue;
-        }
-        if (ec) {
-            std::cerr << "inputanim: " << printable(file) << ": " << grid_problem(ec, rec, o)
-                      << '\n';
-            failed(exit_invalid);
-            continue;
-        }
+        const auto measured = [&](metrics_sink* sink) {
+            std::error_code ec;
+            if (const std::error_code io =
+                    guarded(whole.bytes, [&] { ec = measure(rec, options, m, sink); })) {
+                std::cerr << "inputanim: " << printable(file) << ": " << io.message() << '\n';
+                failed(exit_unreadable);
+                return false;
+            }
+            if (ec) {
+                std::cerr << "inputanim: " << printable(file) << ": " << grid_problem(ec, rec, o)
+                          << '\n';
+                failed(exit_invalid);
+                return false;
+            }
+            return true;
+        };
         if (o.events.empty()) {
+            if (!measured(nullptr)) continue;
             if (csv) {
                 write_csv_row(out, file, metrics_row(m), false);
             } else {
@@ -175,12 +229,13 @@ int run_metrics(const metrics_cli_options& o) {
             }
             continue;
         }
-        for (const fields& f : event_rows(events, o.events)) {
-            if (csv) {
-                write_csv_row(out, file, f, false);
-            } else {
-                out << json_line(file, object_of(f)) << "\n";
-            }
+        event_printer events(out, file, o.events, csv);
+        if (!measured(&events)) continue;
+        // The first measure wrote the left hand's events (or the gaze's); the right hand's take
+        // a second one when the recording has that hand.
+        if ((o.events == "tracking" || o.events == "pinch") && m.hands[1] && !out.failed()) {
+            events.only(side::right);
+            measured(&events);
         }
     }
     out.flush();

@@ -99,47 +99,48 @@ fields metrics_row(const recording_metrics& m) {
     return row;
 }
 
-// Each event as its fields, in the table's order: a hand's events by hand, then time. A
-// fixation's direction and origin are [x, y, z] arrays, three columns in CSV.
+fields hand_event_fields(side hand, std::string_view event, const grid_interval& when,
+                         std::string_view kind) {
+    fields f = {{"hand", hand_name(hand)}};
+    if (kind == "tracking") f.emplace_back("event", event);
+    for (auto& field : interval_fields(when)) f.push_back(std::move(field));
+    return f;
+}
+
+// A fixation's direction and origin are [x, y, z] arrays, three columns in CSV.
+fields fixation_fields(const inputanim::fixation& x) {
+    const auto vector_json = [](const vec3& v) {
+        return json::array({json_number(v.x), json_number(v.y), json_number(v.z)});
+    };
+    fields f = interval_fields(x.when);
+    f.emplace_back("direction", vector_json(x.direction));
+    f.emplace_back("origin", vector_json(x.origin));
+    return f;
+}
+
+fields saccade_fields(const inputanim::saccade& s) {
+    fields f = interval_fields(s.when);
+    f.emplace_back("amplitude", s.amplitude);
+    return f;
+}
+
 std::vector<fields> event_rows(event_collector& e, std::string_view kind) {
     std::vector<fields> rows;
     std::stable_sort(e.hand_events.begin(), e.hand_events.end(), [](const auto& a, const auto& b) {
         return a.hand < b.hand || (a.hand == b.hand && a.when.start_sample < b.when.start_sample);
     });
-    for (const auto& h : e.hand_events) {
-        fields f = {{"hand", hand_name(h.hand)}};
-        if (kind == "tracking") f.emplace_back("event", h.kind);
-        for (auto& field : interval_fields(h.when)) f.push_back(std::move(field));
-        rows.push_back(std::move(f));
-    }
-    const auto vector_json = [](const vec3& v) {
-        return json::array({json_number(v.x), json_number(v.y), json_number(v.z)});
-    };
-    for (const inputanim::fixation& x : e.fixations) {
-        fields f = interval_fields(x.when);
-        f.emplace_back("direction", vector_json(x.direction));
-        f.emplace_back("origin", vector_json(x.origin));
-        rows.push_back(std::move(f));
-    }
-    for (const inputanim::saccade& s : e.saccades) {
-        fields f = interval_fields(s.when);
-        f.emplace_back("amplitude", s.amplitude);
-        rows.push_back(std::move(f));
-    }
+    for (const auto& h : e.hand_events)
+        rows.push_back(hand_event_fields(h.hand, h.kind, h.when, kind));
+    for (const inputanim::fixation& x : e.fixations) rows.push_back(fixation_fields(x));
+    for (const inputanim::saccade& s : e.saccades) rows.push_back(saccade_fields(s));
     return rows;
 }
 
 // The columns of an event table: the fields of an event of that kind.
 fields event_header(std::string_view kind) {
-    event_collector one(kind);
-    if (kind == "tracking" || kind == "pinch") {
-        one.hand_events.push_back({side::left, "", {}});
-    } else if (kind == "fixations") {
-        one.fixations.emplace_back();
-    } else {
-        one.saccades.emplace_back();
-    }
-    return event_rows(one, kind).front();
+    if (kind == "tracking" || kind == "pinch") return hand_event_fields(side::left, "", {}, kind);
+    if (kind == "fixations") return fixation_fields({});
+    return saccade_fields({});
 }
 
 json metrics_json(const recording_metrics& m) {

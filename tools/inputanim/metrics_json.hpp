@@ -61,8 +61,14 @@ struct event_collector final : metrics_sink {
     std::string_view wanted_;
 };
 
-// Each event as its fields, in the table's order: a hand's events by hand, then time. A
-// fixation's direction and origin are [x, y, z] arrays.
+// The fields of one event, a row of its kind's table: a hand's event (with `event`, "tracked" or
+// "gap", when the kind is "tracking"), a fixation (its direction and origin [x, y, z] arrays), a
+// saccade.
+fields hand_event_fields(side hand, std::string_view event, const grid_interval& when,
+                         std::string_view kind);
+fields fixation_fields(const inputanim::fixation& f);
+fields saccade_fields(const inputanim::saccade& s);
+// Each event as its fields, in the table's order: a hand's events by hand, then time.
 std::vector<fields> event_rows(event_collector& e, std::string_view kind);
 // The fields of an event of that kind (the columns of its table).
 fields event_header(std::string_view kind);

@@ -2,7 +2,6 @@
 
 #include <array>
 #include <charconv>
-#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -23,10 +22,14 @@ nlohmann::json index_or_null(std::int64_t index) {
 }  // namespace
 
 double json_number(float v) {
+    // from_chars, not strtod: the same correctly rounded double without the locale, several
+    // times faster (a table of a million events converts two million times). Every float's
+    // text reads back, inf and nan included.
     std::array<char, 32> text{};
-    const auto result = std::to_chars(text.data(), text.data() + text.size() - 1, v);
-    *result.ptr = '\0';
-    return std::strtod(text.data(), nullptr);
+    const auto written = std::to_chars(text.data(), text.data() + text.size(), v);
+    double d = 0.0;
+    std::from_chars(text.data(), written.ptr, d);
+    return d;
 }
 
 nlohmann::json error_json(const error& e) {
