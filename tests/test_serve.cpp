@@ -1097,4 +1097,22 @@ TEST_F(Serve, AThreadTheSystemRefusesIsAnErrorWithAMessageNotAnAbort) {
     EXPECT_NE(r.err.find("cannot start a thread"), std::string::npos) << r.err;
 }
 
+TEST_F(Serve, ThreadsTheSystemRefusesLeaveFewerWithAWarningNotAnAbort) {
+    // Four tasks for the user: `timeout`, the server and two threads. The workers get two of
+    // their four, the connections only the main thread; the server listens and, at timeout's
+    // SIGTERM, shuts down as usual (exit 0).
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to run as another user";
+    if (!std::filesystem::exists("/usr/bin/setpriv")) GTEST_SKIP() << "no setpriv (util-linux)";
+    const run_result r = run_process(
+        {"/usr/bin/setpriv", "--reuid=54321", "--regid=54321", "--clear-groups", "prlimit",
+         "--nproc=4", "env", "ASAN_OPTIONS=detect_leaks=0", "timeout", "--preserve-status", "5",
+         INPUTANIM_CLI, "serve", "--listen", "127.0.0.1:0", "--threads", "4"},
+        {scratch_.path()});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("listening on 127.0.0.1:", 0), 0u) << r.out;
+    EXPECT_NE(r.err.find("warning: started 2 of 4 threads for uploads to view"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("warning: serving with 1 of 4 threads"), std::string::npos) << r.err;
+}
+
 }  // namespace

@@ -226,11 +226,10 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
     }
     const std::uint64_t rows = grid == grid_error::none ? rs.row_count() : 0;
     const std::size_t columns = rs.curves().size() + 1;
-    out.frames.resize(rows * columns * 4);
     std::vector<float> row(columns);
     std::uint64_t done = 0;
-    const auto sample = [&] {
-        char* at = out.frames.data();
+    // Writes the rows from `at` on.
+    const auto sample_into = [&](char* at) {
         while (const std::optional<float> t = rs.next(std::span(row).subspan(1))) {
             row[0] = *t;
             put_row(at, row);
@@ -238,9 +237,15 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
             ++done;
         }
     };
-    const std::error_code sample_io =
-        rows == 0 ? std::error_code{} : (mapped ? guarded(bytes, sample) : (sample(), io));
-    if (sample_io) out.frames.clear();
+    // A mapped file is sampled first, under the guard: a page cut off leaves no frames, which the
+    // description says. Bytes in memory cannot fail: they are sampled once the description is
+    // written, straight into the bundle when there is one (no second copy of the frames).
+    std::error_code sample_io;
+    if (mapped && rows > 0) {
+        out.frames.resize(rows * columns * 4);
+        sample_io = guarded(bytes, [&] { sample_into(out.frames.data()); });
+        if (sample_io) out.frames.clear();
+    }
 
     std::string why(note);
     if (io || sample_io) {
@@ -290,7 +295,9 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
     nlohmann::json description = {
         {"name", name},
         {"rate", rate},
-        {"frames", out.frames.empty() ? 0 : done},
+        {"frames", !mapped              ? rows
+                   : out.frames.empty() ? 0
+                                        : done},
         {"start", rows > 0 ? json_number(rs.row_time(0)) : 0.0},
         {"curves", std::move(curves)},
         // A pose whose curves have no keys (a joint never seen) is not drawn, as MRTK has none.
@@ -307,17 +314,21 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
     };
     add_path(description["report"], name);
     out.description = json_text(description);
+    if (!mapped) {
+        std::string& into = frames_url.empty() ? out.bundle : out.frames;
+        // The bundle: a little-endian uint32 length, the description, zero bytes up to a
+        // multiple of four, then the frames.
+        if (frames_url.empty()) {
+            const auto length = static_cast<std::uint32_t>(out.description.size());
+            for (int b = 0; b < 4; ++b) into += static_cast<char>((length >> (8 * b)) & 0xff);
+            into += out.description;
+            into.append((4 - into.size() % 4) % 4, '\0');
+        }
+        const std::size_t at = into.size();
+        into.resize(at + rows * columns * 4);
+        sample_into(into.data() + at);
+    }
     return out;
-}
-
-std::string viewer_bundle(const viewer_recording& r) {
-    std::string body;
-    const auto length = static_cast<std::uint32_t>(r.description.size());
-    for (int b = 0; b < 4; ++b) body += static_cast<char>((length >> (8 * b)) & 0xff);
-    body += r.description;
-    body.append((4 - body.size() % 4) % 4, '\0');
-    body += r.frames;
-    return body;
 }
 
 std::string_view viewer_missing_page() {
@@ -393,13 +404,13 @@ viewer_response viewer_upload(std::string_view name, std::span<const std::byte> 
         bytes = inflate_upload(kept, how, in, storage);
         if (bytes.empty()) note = "the gzip upload could not be inflated whole: nothing to play";
     }
-    const viewer_recording prepared = prepare_recording(
+    viewer_recording prepared = prepare_recording(
         name, bytes, false, rep, recording_bytes, compressed_bytes, how, viewer_default_rate,
         viewer_max_upload_frame_bytes, viewer_max_upload_samples, "", note);
     viewer_response r;
     // Still the bundle, with the report and the metrics: the page shows them and the reason.
     if (prepared.frames_refused) r.status = 422;
-    r.body = viewer_bundle(prepared);
+    r.body = std::move(prepared.bundle);
     r.content_type = "application/vnd.inputanim.view";
     return r;
 }

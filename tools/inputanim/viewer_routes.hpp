@@ -45,6 +45,10 @@ inline constexpr std::size_t viewer_max_events = 10'000;
 struct viewer_recording {
     std::string description;
     std::string frames;
+    // An upload's answer, its description and frames in one body, since the server keeps nothing
+    // of an upload (`frames` is then empty): a little-endian uint32 length, the description, zero
+    // bytes up to a multiple of four, then the frames.
+    std::string bundle;
     // The frames would pass their ceiling even at viewer_min_rate: none were built (the
     // description's note says why).
     bool frames_refused = false;
@@ -56,18 +60,13 @@ struct viewer_recording {
 // structure is whole is also measured (measure(), at most `max_samples` grid samples) for the
 // metrics and the timeline's pinches and fixations. Reads `bytes` under guarded() when `mapped`.
 // `frames_url` is what the description tells the page to fetch the frames from (empty: the frames
-// come in the same response, see viewer_bundle).
+// come in the same response, in `bundle`, for bytes in memory: not `mapped`).
 viewer_recording prepare_recording(std::string_view name, std::span<const std::byte> bytes,
                                    bool mapped, const report& rep, std::uint64_t file_bytes,
                                    std::optional<std::uint64_t> compressed_bytes,
                                    const validate_options& how, double rate,
                                    std::uint64_t max_frame_bytes, std::uint64_t max_samples,
                                    std::string_view frames_url, std::string_view note = {});
-
-// An upload answered with its description and frames in one body, since the server keeps nothing
-// of an upload: a little-endian uint32 length, the description, zero bytes up to a multiple of
-// four, then the frames.
-std::string viewer_bundle(const viewer_recording& r);
 
 // What `inputanim view` serves: the recordings named on its command line.
 struct viewer_site {
@@ -97,7 +96,8 @@ struct viewer_response {
 std::optional<viewer_response> viewer_get(const viewer_site* site, std::string_view path);
 
 // The answer to POST /view: the upload's report, and when its bytes can still be read, its
-// description and frames (viewer_bundle). `kept` holds the body as received (gzip or not).
+// description and frames (viewer_recording::bundle). `kept` holds the body as received (gzip or
+// not).
 viewer_response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
                               const report& rep, std::uint64_t recording_bytes,
                               std::optional<std::uint64_t> compressed_bytes,
