@@ -263,7 +263,7 @@ int run_convert(const convert_cli_options& o) {
         std::cerr << "inputanim: " << printable(o.input)
                   << ": cannot convert: shifted to start at 0, some key or marker time would "
                      "pass the largest float time ("
-                  << number_text(std::numeric_limits<float>::max())
+                  << float_text(std::numeric_limits<float>::max())
                   << "); convert a window nearer its start (--from, --to-time) or without "
                      "--shift-to-zero\n";
         return exit_invalid;

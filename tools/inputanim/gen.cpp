@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
+#include <system_error>
 
 #include "common.hpp"
 #include "inputanim/generate.hpp"

@@ -1,12 +1,10 @@
 // inputanim index: summarize every recording under some folders into JSON Lines and/or a SQLite
 // database. The run itself (walk, skip, read, store, prune) is indexer.hpp's; this is the command
 // line, the outputs and the totals.
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
