@@ -2,10 +2,14 @@
 // layout A (a v1.0 model sometimes as a 2019 layout, layouts_2019.hpp), a target layout B (v1.0,
 // v1.1 compact, v1.1 full) and sometimes a window, a shift and thinning. Converting A to B must
 // give a sound file of B that holds the same keys (time and value bit for bit; every field when
-// both are full) and markers; converting back to A gives A's bytes when B lost nothing. With a
-// window, shift or thinning: a file that passes level full still passes it after the conversion.
+// both are full) and markers; converting back to A gives A's bytes when B lost nothing. For every
+// option (window ends anywhere in float's range, shift, thinning, or none): a file that passes
+// level full passes it after the conversion, or the conversion is refused because the shift would
+// move a time past the largest float.
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -29,8 +33,17 @@ std::vector<std::byte> convert_to(std::span<const std::byte> bytes, layout_choic
     std::vector<std::byte> out;
     vector_sink sink(out);
     result = convert(rec, sink, o);
-    FUZZ_CHECK(!result.error);
+    // The one refusal: a shift that would move a time past the largest float.
+    FUZZ_CHECK(!result.error ||
+               (o.shift_to_zero && result.error == std::errc::result_out_of_range));
     return out;
+}
+
+// A window's end: near the keys most of the time, else anywhere in float's range.
+float any_end(FuzzedDataProvider& provider) {
+    if (provider.ConsumeBool()) return provider.ConsumeFloatingPointInRange(-10.0f, 10.0f);
+    const float f = any_float(provider);
+    return std::isfinite(f) ? f : 0.0f;
 }
 
 block_flags blocks_of(const model& m) {
@@ -39,6 +52,12 @@ block_flags blocks_of(const model& m) {
 
 bool full(const model& m) {
     return m.minor == 0 || m.layout == layout::full;
+}
+
+summary summary_of(std::span<const std::byte> bytes, layout_choice read_as) {
+    recording rec;
+    FUZZ_CHECK_OK(rec.open(bytes, read_options{read_as}));
+    return rec.summary();
 }
 
 }  // namespace
@@ -55,8 +74,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     o.layout = t.l;
     const bool reshape = provider.ConsumeBool();
     if (reshape) {
-        if (provider.ConsumeBool()) o.from = provider.ConsumeFloatingPointInRange(-10.0f, 10.0f);
-        if (provider.ConsumeBool()) o.to = provider.ConsumeFloatingPointInRange(-10.0f, 10.0f);
+        if (provider.ConsumeBool()) o.from = any_end(provider);
+        if (provider.ConsumeBool()) o.to = any_end(provider);
         if (o.from && o.to && *o.from > *o.to) std::swap(*o.from, *o.to);
         o.shift_to_zero = provider.ConsumeBool();
         if (provider.ConsumeBool()) o.thin = thinning{};
@@ -74,20 +93,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     convert_result result;
     const std::vector<std::byte> b = convert_to(a, read_as, o, result);
     const layout_choice b_read_as = choice_of(t.l);
+    const bool valid_before = validate(a, validate_options{level::full, read_as}).valid();
+    if (result.error) {
+        // Refused: only for a shift past the largest float, which a valid file whose times (and
+        // window) all lie within half of float's range never needs.
+        const auto far = [](float t) { return !(std::abs(t) <= 1.7e38f); };
+        const summary s = summary_of(a, read_as);
+        const bool far_keys = s.start && (far(*s.start) || far(*s.duration));
+        const bool far_markers =
+            m.markers && std::any_of(m.markers->begin(), m.markers->end(),
+                                     [&](const marker& k) { return far(k.time); });
+        FUZZ_CHECK(!valid_before || far_keys || far_markers || (o.from && far(*o.from)));
+        return 0;
+    }
+    // Valid at level full in, valid at level full out, for every option.
+    if (valid_before) FUZZ_CHECK(validate(b, validate_options{level::full, b_read_as}).valid());
     model out;
     FUZZ_CHECK_OK(read_model(b, out, read_options{b_read_as}));
     FUZZ_CHECK(out.major == 1 && out.minor == t.minor);
     FUZZ_CHECK(t.minor == 0 || (out.layout == t.l && out.blocks == m.blocks));
     FUZZ_CHECK(out.markers.has_value());
 
-    if (reshape) {
-        const report before = validate(a, validate_options{level::full, read_as});
-        if (before.valid()) {
-            const report after = validate(b, validate_options{level::full, b_read_as});
-            FUZZ_CHECK(after.valid());
-        }
-        return 0;
-    }
+    if (reshape) return 0;
 
     for (std::size_t i = 0; i < curve_id_count; ++i) {
         const auto id = curve_id(i);

@@ -145,18 +145,27 @@ class time_shift {
             out = std::nextafter(previous_out_, infinity);
             ++nudged_;
         }
+        // Past the largest float, by the subtraction or by a nudge after it.
+        if (std::isfinite(t) && !std::isfinite(out)) overflowed_ = true;
         have_ = true;
         previous_in_ = t;
         previous_out_ = out;
         return out;
     }
     float marker(float t) const noexcept { return on_ ? t - by_ : t; }
+    // Whether `t`, a time the output keeps, stays finite once shifted (a time that is not finite
+    // in the source, which only level structure lets through, stays what it was).
+    bool fits(float t) const noexcept {
+        return !on_ || !std::isfinite(t) || std::isfinite(t - by_);
+    }
+    bool overflowed() const noexcept { return overflowed_; }
 
   private:
     bool on_;
     float by_;
     std::uint64_t& nudged_;
     bool have_ = false;
+    bool overflowed_ = false;
     float previous_in_ = 0.0f;
     float previous_out_ = 0.0f;
 };
@@ -203,9 +212,13 @@ class converter {
     void run() {
         const block_flags blocks =
             o_.minor == 0 ? block_flags{true, true, false} : source_.header().blocks;
+        if (!shift_fits(blocks)) {
+            r_.error = std::make_error_code(std::errc::result_out_of_range);
+            return;
+        }
         encoder_.write_header(1, o_.minor, o_.minor == 0 ? layout::full : o_.layout, blocks);
         const std::size_t count = curve_count(blocks);
-        for (std::size_t i = 0; i < count && !encoder_.status();) {
+        for (std::size_t i = 0; i < count && !encoder_.status() && !shift_.overflowed();) {
             const curve_id id = curve_at(blocks, i);
             if (o_.thin) {
                 const curve_group g = group_of(id, *o_.thin);
@@ -224,6 +237,10 @@ class converter {
                 }
             }
         }
+        if (shift_.overflowed()) {
+            r_.error = std::make_error_code(std::errc::result_out_of_range);
+            return;
+        }
         write_markers();
         r_.error = encoder_.finish();
     }
@@ -232,6 +249,27 @@ class converter {
     static float shift_of(const recording& source, const convert_options& o) noexcept {
         if (o.from) return *o.from;
         return source.summary().start.value_or(0.0f);
+    }
+
+    // Whether every key and marker time the output keeps stays finite once shifted: the last
+    // (and first) key each curve keeps in the window, and each marker in it. Shifted times only
+    // grow from there by the nudges that keep them increasing, which run() checks as it writes.
+    bool shift_fits(const block_flags blocks) const {
+        const std::size_t count = curve_count(blocks);
+        for (std::size_t i = 0; i < count; ++i) {
+            const curve_view* c = source_.find(curve_at(blocks, i));
+            if (c == nullptr) continue;
+            const windowed_curve wc(*c, w_);
+            if (wc.size() == 0) continue;
+            if (!shift_.fits(wc.key(0).time) || !shift_.fits(wc.key(wc.size() - 1).time)) {
+                return false;
+            }
+        }
+        if (!source_.summary().markers) return true;
+        for (const marker_view& m : source_.markers()) {
+            if (w_.holds(m.time) && !shift_.fits(m.time)) return false;
+        }
+        return true;
     }
 
     void release(std::uint64_t from, std::uint64_t to) const {

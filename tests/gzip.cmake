@@ -5,7 +5,7 @@ if(NOT INPUTANIM_WITH_MAPPING)
 endif()
 find_package(ZLIB REQUIRED)
 foreach(name test_gzip test_gzip_errors test_cli_gzip test_serve test_input test_input_errors
-        test_cli_input test_cli_convert test_cli_index)
+        test_cli_input test_cli_convert test_cli_index test_cli_output_file)
   if(TARGET ${name})
     target_sources(${name} PRIVATE support/gzip_bytes.cpp)
     target_link_libraries(${name} PRIVATE ZLIB::ZLIB)

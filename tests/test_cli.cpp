@@ -441,6 +441,18 @@ TEST_F(Cli, JobsSplitALargeFilesKeyframeChecksWithoutChangingTheReport) {
         EXPECT_EQ(more.out, one.out) << jobs << " jobs";
     }
     EXPECT_EQ(run({"validate", "--jobs", "0", f}).status, 2);
+    const run_result over = run({"validate", "--jobs", "257", f});
+    EXPECT_EQ(over.status, 2);
+    EXPECT_NE(over.err.find("256"), std::string::npos) << "names the ceiling: " << over.err;
+    // A thread the system refuses leaves its parts to the threads that did start: the same
+    // report, not an abort.
+    bool ran = false;
+    const run_result limited =
+        run_with_thread_limit({"validate", "--json", "--jobs", "3", f}, 1, ran);
+    if (ran) {
+        EXPECT_EQ(limited.status, 1) << limited.err;
+        EXPECT_EQ(limited.out, one.out);
+    }
 }
 
 TEST_F(Cli, EveryLimitFlagReachesTheLibrary) {

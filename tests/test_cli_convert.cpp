@@ -205,3 +205,25 @@ TEST_F(ConvertCli, AnExistingOutputIsReplacedWhole) {
     ASSERT_EQ(run({"convert", in, path("out.bin")}).status, 0);
     EXPECT_EQ(read_file("out.bin"), source);
 }
+
+TEST_F(ConvertCli, AShiftThatWouldPassTheLargestFloatIsRefusedAndWritesNothing) {
+    model m = empty_model(shape::v11_compact);
+    m[camera_curve(pose_channel::position_x)].keys = {keyframe{-3e38f, 0.0f}};
+    m[camera_curve(pose_channel::position_y)].keys = {keyframe{3e38f, 0.0f}};
+    const std::string in = write_file("far.bin", m);
+    const run_result r = run({"convert", in, path("out.bin"), "--shift-to-zero"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("inputanim: " + in +
+                         ": cannot convert: shifted to start at 0, some key or marker time would "
+                         "pass the largest float time"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(has("out.bin"));
+    const run_result to_stdout = run({"convert", in, "-", "--shift-to-zero"});
+    EXPECT_EQ(to_stdout.status, 1);
+    EXPECT_EQ(to_stdout.out, "") << "refused before the first byte";
+
+    // A window nearer the start fits.
+    ASSERT_EQ(run({"convert", in, path("out.bin"), "--shift-to-zero", "--to-time", "0"}).status, 0);
+    EXPECT_TRUE(validate(view(read_file("out.bin")), {level::full}).valid());
+}

@@ -100,6 +100,32 @@ TEST_F(IndexCli, FilesWithoutTheMagicAreRowsOnlyWhenWhollyA2019Layout) {
         << r.err;
 }
 
+TEST_F(IndexCli, AFileOfNulBytesIsNeverA2019RecordingWhateverItsLength) {
+    // 389 curve headers of wrap modes 0 (Unity's Default) and no keys, then an empty marker
+    // list: 4,672 NUL bytes are a sound June 2019 file. Such files are what a crash leaves of a
+    // file whose pages were never written, or a preallocated placeholder.
+    const std::size_t june = 389 * 12 + 4;
+    for (const std::size_t n : {std::size_t{8}, june - 4, june, june + 1, std::size_t{65536}}) {
+        const bytes zeros(n, std::byte{0});
+        write_bytes(in_data("zeros-" + std::to_string(n) + ".bin"), zeros);
+        write_bytes(in_data("zeros-" + std::to_string(n) + ".bin.gz"), gzip_compress(view(zeros)));
+    }
+    const std::string sound = in_data("zeros-" + std::to_string(june) + ".bin");
+    ASSERT_EQ(run({"validate", "--layout", "2019-06", sound}).status, 0);
+    // With a keyframe it is a recording again.
+    write_bytes(in_data("keys.bin"), write_2019(small_model(shape::v10), edition::june_2019));
+    const run_result r = run({"index", "--jsonl", "-", data()});
+    EXPECT_EQ(r.status, 0) << r.err;
+    const std::map<std::string, json> rows = by_path(json_lines(r.out));
+    ASSERT_EQ(rows.size(), 1u) << r.out;
+    EXPECT_EQ(rows.at(in_data("keys.bin"))["version"], "2019-06");
+    EXPECT_NE(r.err.find("1 recordings, 0 invalid, 0 unreadable, 10 other"), std::string::npos)
+        << r.err;
+    // Named on the command line, such a file is indexed as any named file is, by its reading.
+    const run_result one = run({"index", "--jsonl", "-", sound});
+    EXPECT_EQ(json::parse(one.out)["path"], sound) << one.out;
+}
+
 TEST_F(IndexCli, EachJsonLineIsTheObjectOfInfoJson) {
     const std::string valid = write_file(in_data("valid.bin"), quiet_model(shape::v11_full));
     const std::string warned = write_file(in_data("warned.bin"), warning_model());
@@ -579,6 +605,31 @@ TEST_F(IndexCli, JsonLinesListEveryRecordingOfTheWalkWhenTheDatabaseSkipsItsFile
     EXPECT_EQ(totals_of(second.err).unchanged, 3);
     EXPECT_EQ(json_lines(slurp(path("2.jsonl"))).size(), 3u);
     EXPECT_EQ(slurp(path("2.jsonl")), slurp(path("1.jsonl")));
+}
+
+TEST_F(IndexCli, AStoredReportIsPrintedAsOneJsonLineWhateverTheDatabaseHolds) {
+    const std::string a = write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string b = write_file(in_data("b.bin"), warning_model());
+    const std::string db = path("index.sqlite");
+    const run_result first = run({"index", "--sqlite", db, "--jsonl", "-", data()});
+    ASSERT_EQ(first.status, 0) << first.err;
+    const std::map<std::string, json> fresh = by_path(json_lines(first.out));
+    {
+        database d(db);
+        // As another tool may store it (a shard merged in): pretty-printed, over many lines.
+        d.query("UPDATE recordings SET report = ?1 WHERE path LIKE '%/a.bin'", fresh.at(a).dump(2));
+        // Text with a raw line break is no JSON object: pasted, it would forge a second row.
+        d.query("UPDATE recordings SET report = ?1 WHERE path LIKE '%/b.bin'",
+                "{\"path\": \"b.bin\"}\n{\"path\": \"forged.bin\", \"valid\": true}");
+    }
+    const run_result second = run({"index", "--sqlite", db, "--jsonl", "-", data()});
+    EXPECT_EQ(second.status, 0) << second.err;
+    const std::vector<std::string> lines = lines_of(second.out);
+    ASSERT_EQ(lines.size(), 2u) << second.out;
+    const std::map<std::string, json> printed = by_path(json_lines(second.out));
+    EXPECT_EQ(printed.at(a), fresh.at(a)) << "the stored object, on one line";
+    EXPECT_EQ(printed.at(b), fresh.at(b)) << "read again: its stored text was no verdict";
+    EXPECT_EQ(totals_of(second.err).unchanged, 1);
 }
 
 // --- file names

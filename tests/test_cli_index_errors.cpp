@@ -1,10 +1,14 @@
 // `inputanim index` refusing what would lose data or leave a wrong verdict: usage errors found
 // before anything is opened, databases that are not its own, outputs that cannot be written.
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -44,6 +48,55 @@ TEST_F(IndexCli, AnEmptyPathIsAUsageErrorAndChangesNothing) {
     EXPECT_NE(r.err.find("an empty name (an unset variable?)"), std::string::npos) << r.err;
     EXPECT_EQ(slurp(db), before);
     EXPECT_EQ(database(db).paths().size(), 1u);
+}
+
+TEST_F(IndexCli, MoreJobsThanTheCeilingIsAUsageErrorNamingIt) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    for (const char* jobs : {"257", "100000"}) {
+        const run_result r = run({"index", "--jobs", jobs, "--jsonl", "-", data()});
+        EXPECT_EQ(r.status, 2) << jobs;
+        EXPECT_NE(r.err.find("--jobs: " + std::string(jobs) +
+                             " is above the largest accepted "
+                             "value 256"),
+                  std::string::npos)
+            << r.err;
+        EXPECT_EQ(r.out, "") << "nothing indexed";
+    }
+    EXPECT_EQ(run({"index", "--jobs", "0", "--jsonl", "-", data()}).status, 2);
+}
+
+// --- the environment refusing threads ----------------------------------------------------------
+
+TEST_F(IndexCli, WhenTheSystemRefusesEveryReadingThreadTheRunEndsWithAMessageNotAnAbort) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    bool ran = false;
+    const run_result r =
+        run_with_thread_limit({"index", "--jobs", "4", "--jsonl", "-", data()}, 1, ran);
+    if (!ran) GTEST_SKIP() << "needs root to run the command as a user with a process limit";
+    EXPECT_EQ(r.status, 3) << r.err;
+    EXPECT_NE(r.err.find("inputanim: cannot start a thread to read files: Resource temporarily "
+                         "unavailable"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST_F(IndexCli, WhenTheSystemRefusesSomeThreadsTheRunGoesOnWithTheOthersAndSaysSo) {
+    std::vector<std::string> files;
+    for (int i = 0; i < 40; ++i) {
+        files.push_back(
+            write_file(in_data(std::to_string(i) + ".bin"), quiet_model(shape::v11_compact)));
+    }
+    bool ran = false;
+    // The main thread and two workers.
+    const run_result r =
+        run_with_thread_limit({"index", "--jobs", "8", "--jsonl", "-", data()}, 3, ran);
+    if (!ran) GTEST_SKIP() << "needs root to run the command as a user with a process limit";
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("inputanim: warning: 2 of 8 threads started (the system refused the "
+                         "next: Resource temporarily unavailable)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(json_lines(r.out).size(), files.size()) << "every file has its row";
 }
 
 TEST_F(IndexCli, AnEmptyOutputNameIsAUsageError) {
@@ -141,6 +194,25 @@ TEST_F(IndexCli, AShardIsKOfNWithKBelowN) {
     }
 }
 
+TEST_F(IndexCli, AShardOutOfRangeIsToldItsRealBounds) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"0/0", "N is out of range (1 to 4294967295)"},
+        {"0/4294967296", "N is out of range (1 to 4294967295)"},
+        {"0/99999999999999999999", "N is out of range (1 to 4294967295)"},
+        {"3/3", "K is out of range (0 to 2)"},
+        {"4294967295/7", "K is out of range (0 to 6)"},
+        {"1/x", "two whole numbers with a / between them"},
+    };
+    for (const auto& [shard, why] : cases) {
+        const run_result r = run({"index", "--shard", shard, "--jsonl", "-", data()});
+        EXPECT_EQ(r.status, 2) << shard;
+        EXPECT_NE(r.err.find("1 <= N <= 4294967295, not " + std::string(shard) + ": " + why),
+                  std::string::npos)
+            << r.err;
+    }
+    EXPECT_EQ(run({"index", "--shard", "4294967294/4294967295", "--jsonl", "-", data()}).status, 0);
+}
+
 TEST_F(IndexCli, MergeRefusesAnInputThatIsNotAnIndexAndLeavesTheOutputAsItWas) {
     write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
     const std::string out = path("out.db");
@@ -151,9 +223,10 @@ TEST_F(IndexCli, MergeRefusesAnInputThatIsNotAnIndexAndLeavesTheOutputAsItWas) {
     make_database(app, "CREATE TABLE recordings (path TEXT);");
     const std::string before = slurp(app);
 
-    for (const std::string& input : {app, path("missing.db")}) {
+    // Not an index: invalid input (1); missing: unreadable (3).
+    for (const auto& [input, status] : {std::pair{app, 1}, std::pair{path("missing.db"), 3}}) {
         const run_result r = run({"index", "merge", out, shard, input});
-        EXPECT_EQ(r.status, 3) << input;
+        EXPECT_EQ(r.status, status) << input;
         EXPECT_NE(r.err.find(input), std::string::npos) << r.err;
     }
     EXPECT_FALSE(fs::exists(path("missing.db"))) << "not created";
@@ -161,6 +234,116 @@ TEST_F(IndexCli, MergeRefusesAnInputThatIsNotAnIndexAndLeavesTheOutputAsItWas) {
     EXPECT_EQ(run({"index", "merge", out, out}).status, 2) << "into itself";
     EXPECT_EQ(run({"index", "merge", out}).status, 2) << "nothing to merge";
     EXPECT_EQ(database(out).query("SELECT count(*) AS n FROM recordings")[0]["n"], 1);
+}
+
+TEST_F(IndexCli, AnIndexWhosePragmasAreRightButColumnsAreNotIsRefusedUntouched) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string out = path("out.db");
+    ASSERT_EQ(run({"index", "--sqlite", out, data()}).status, 0);
+    // The same schema and pragmas, with columns 2 and 3 of table recordings swapped: copied by
+    // position, its rows would put sizes in `valid`.
+    std::string sql;
+    for (const json& row :
+         database(out).query("SELECT sql FROM sqlite_schema WHERE sql NOT NULL")) {
+        sql += row["sql"].get<std::string>() + ";\n";
+    }
+    std::vector<std::string> lines = lines_of(sql);
+    const auto line_of = [&](const std::string& column) {
+        return std::find_if(lines.begin(), lines.end(), [&](const std::string& line) {
+            return line.find_first_not_of(' ') == line.find(column + " ");
+        });
+    };
+    ASSERT_NE(line_of("valid"), lines.end()) << sql;
+    ASSERT_NE(line_of("bytes"), lines.end()) << sql;
+    std::iter_swap(line_of("valid"), line_of("bytes"));
+    sql.clear();
+    for (const std::string& line : lines) sql += line + "\n";
+    const std::string forged = path("forged.db");
+    make_database(forged, sql +
+                              "INSERT INTO recordings (path, valid, bytes, checked_with, report, "
+                              "indexed_at) VALUES ('x.bin', 1, 1234, '{}', '{}', 0);"
+                              "PRAGMA application_id = 1229024888; PRAGMA user_version = 3;");
+    const std::string forged_before = slurp(forged);
+    const std::string out_before = slurp(out);
+
+    const run_result merged = run({"index", "merge", out, forged});
+    EXPECT_EQ(merged.status, 1) << merged.err;
+    EXPECT_NE(merged.err.find("inputanim: " + forged +
+                              ": not an inputanim index of schema 3 (table recordings column 2 "
+                              "is bytes INTEGER, not valid INTEGER NOT NULL)"),
+              std::string::npos)
+        << merged.err;
+    EXPECT_EQ(slurp(forged), forged_before);
+    EXPECT_EQ(slurp(out), out_before);
+    EXPECT_EQ(database(out).paths(), std::vector<std::string>{in_data("a.bin")});
+
+    // As the database of a run, it is not an index either.
+    const run_result indexed = run({"index", "--sqlite", forged, data()});
+    EXPECT_EQ(indexed.status, 3) << indexed.err;
+    EXPECT_NE(indexed.err.find("not an inputanim index: its pragmas say schema 3, but table "
+                               "recordings column 2 is bytes INTEGER"),
+              std::string::npos)
+        << indexed.err;
+    EXPECT_EQ(slurp(forged), forged_before);
+    EXPECT_FALSE(fs::exists(forged + "-wal"));
+}
+
+TEST_F(IndexCli, AMergeIntoANewOutputThatFailsLeavesNoOutput) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string shard = path("shard.db");
+    ASSERT_EQ(run({"index", "--sqlite", shard, data()}).status, 0);
+    const std::string app = path("app.db");
+    make_database(app, "CREATE TABLE users (id INTEGER PRIMARY KEY);");
+    const std::string out = path("new.db");
+
+    EXPECT_EQ(run({"index", "merge", out, shard, app}).status, 1);
+    EXPECT_FALSE(fs::exists(out)) << "the first input merged is not left behind";
+    ASSERT_EQ(run({"index", "merge", out, shard}).status, 0);
+    EXPECT_EQ(database(out).paths(), std::vector<std::string>{in_data("a.bin")});
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(path(""))) {
+        if (e.is_regular_file()) names.push_back(e.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"app.db", "new.db", "shard.db"}))
+        << "no temporary file, no journal";
+}
+
+TEST_F(IndexCli, ADatabaseThatIsNotARegularFileIsRefusedBeforeSQLiteOpensIt) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string shard = path("shard.db");
+    ASSERT_EQ(run({"index", "--sqlite", shard, data()}).status, 0);
+    const std::string fifo = path("fifo");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    fs::create_symlink("/dev/null", path("null-link"));
+    std::vector<std::pair<std::string, std::string>> targets = {
+        {"/dev/null", "a character device"},
+        {path("null-link"), "a character device"},
+        {fifo, "a FIFO"},
+        {path(""), "a directory"}};
+    // A device node of its own (as root), so that a journal beside it would show.
+    const std::string node = path("null-node");
+    if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+        targets.emplace_back(node, "a character device");
+    }
+    for (const auto& [target, what] : targets) {
+        for (const std::vector<std::string>& args :
+             {std::vector<std::string>{"index", "--sqlite", target, data()},
+              std::vector<std::string>{"index", "merge", target, shard}}) {
+            const run_result r = run(args);
+            EXPECT_EQ(r.status, 2) << args[1] << " " << target << ": " << r.err;
+            EXPECT_NE(r.err.find("inputanim: " + target + ": not a database file: " + what),
+                      std::string::npos)
+                << r.err;
+        }
+    }
+    for (const std::string& name : {fifo, node, path("null-link")}) {
+        for (const char* suffix : {"-journal", "-wal", "-shm"}) {
+            EXPECT_FALSE(fs::exists(name + suffix)) << name + suffix;
+        }
+    }
+    EXPECT_TRUE(fs::is_fifo(fifo));
+    EXPECT_TRUE(fs::is_character_file("/dev/null"));
 }
 
 // --- outputs that cannot be written
@@ -189,12 +372,14 @@ TEST_F(IndexCli, AnOutputThatCannotBeOpenedOrWrittenExitsThree) {
     const std::string no_folder = path("missing/rows.jsonl");
     const run_result jsonl = run({"index", "--jsonl", no_folder, data()});
     EXPECT_EQ(jsonl.status, 3);
-    EXPECT_EQ(lines_of(jsonl.err).at(0), "inputanim: " + no_folder + ": No such file or directory");
+    EXPECT_EQ(lines_of(jsonl.err).at(0),
+              "inputanim: " + no_folder + ": cannot write: No such file or directory");
 
     if (fs::exists("/dev/full")) {
         const run_result full = run({"index", "--jsonl", "/dev/full", data()});
         EXPECT_EQ(full.status, 3);
-        EXPECT_NE(full.err.find("/dev/full: No space left on device"), std::string::npos)
+        EXPECT_NE(full.err.find("/dev/full: cannot write: No space left on device"),
+                  std::string::npos)
             << full.err;
     }
 

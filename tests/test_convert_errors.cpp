@@ -1,9 +1,14 @@
-// What convert() refuses and how it fails: options it does not allow (nothing written) and a sink
-// that stops taking bytes (its code, and nothing after it).
+// What convert() refuses and how it fails: options it does not allow (nothing written), a sink
+// that stops taking bytes (its code, and nothing after it), and a shift that would move times
+// past the largest float (refused; every other conversion of a file valid at level full is).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "inputanim/convert.hpp"
 #include "support/builders.hpp"
@@ -107,4 +112,139 @@ TEST(ConvertErrors, ASinkThatFailsOnlyAtTheEndIsStillReported) {
     const convert_result r = convert(rec, sink, convert_options{});
     EXPECT_EQ(r.error, std::make_error_code(std::errc::no_space_on_device));
     EXPECT_EQ(sink.calls, 1u);
+}
+
+// --- time arithmetic: shifted times stay finite and increasing, or the conversion is refused
+
+namespace {
+
+constexpr float float_max = std::numeric_limits<float>::max();
+
+// A v1.1 compact model valid at level full: camera.position.x holds keys at `x_times`,
+// camera.position.y at `y_times` (each increasing), and markers at `marker_times`.
+model timed_model(const std::vector<float>& x_times, const std::vector<float>& y_times = {},
+                  const std::vector<float>& marker_times = {}) {
+    model m = empty_model(shape::v11_compact);
+    for (const float t : x_times) m[camera_curve(pose_channel::position_x)].keys.push_back({t, 1});
+    for (const float t : y_times) m[camera_curve(pose_channel::position_y)].keys.push_back({t, 2});
+    m.markers->clear();
+    for (const float t : marker_times) m.markers->push_back(marker{t, "m"});
+    return m;
+}
+
+convert_result convert_bytes(const bytes& source, const convert_options& o, bytes& out) {
+    recording rec;
+    EXPECT_FALSE(rec.open(view(source)));
+    out.clear();
+    vector_sink sink(out);
+    return convert(rec, sink, o);
+}
+
+}  // namespace
+
+TEST(ConvertErrors, AShiftPastTheLargestFloatIsRefusedBeforeAnythingIsWritten) {
+    struct shift_case {
+        const char* what;
+        model m;
+        std::optional<float> from;
+    };
+    const shift_case cases[] = {
+        {"keys at -3e38 and 3e38, shifted by the first", timed_model({-3e38f}, {3e38f}), {}},
+        {"a key at 3e38 from -3e38", timed_model({3e38f}), -3e38f},
+        {"a marker at -3e38 before keys at 3e38", timed_model({3e38f}, {}, {-3e38f}), {}},
+        {"a marker at 3e38 after a key at -3e38", timed_model({-3e38f}, {}, {3e38f}), {}},
+        {"the window's far end", timed_model({-float_max, 0.0f, float_max}), -float_max},
+    };
+    for (const shift_case& c : cases) {
+        const bytes source = write(c.m);
+        ASSERT_TRUE(validate(view(source), {level::full}).valid()) << c.what;
+        recording rec;
+        ASSERT_FALSE(rec.open(view(source)));
+        convert_options o;
+        o.from = c.from;
+        o.shift_to_zero = true;
+        recording_sink sink;
+        const convert_result r = convert(rec, sink, o);
+        EXPECT_EQ(r.error, std::make_error_code(std::errc::result_out_of_range)) << c.what;
+        EXPECT_EQ(sink.calls, 0u) << c.what;
+        // Unshifted, the same file converts.
+        o.shift_to_zero = false;
+        bytes out;
+        EXPECT_FALSE(convert_bytes(source, o, out).error) << c.what;
+        EXPECT_TRUE(validate(view(out), {level::full}).valid()) << c.what;
+    }
+}
+
+TEST(ConvertErrors, NudgesThatWouldPassTheLargestFloatAreRefused) {
+    // Keys one float apart just below 2^127, shifted by -2^127 into the binade above, whose floats
+    // are twice as far apart: the subtraction puts some on their predecessor's time, the nudges
+    // that keep times increasing climb, and the last would pass the largest float. Every time is
+    // finite before the nudges, so only the conversion itself can tell.
+    const float u = std::ldexp(1.0f, 103);
+    const float top = std::ldexp(1.0f, 127);
+    const bytes source = write(timed_model({top - 5 * u, top - 4 * u, top - 3 * u, top - 2 * u}));
+    ASSERT_TRUE(validate(view(source), {level::full}).valid());
+    convert_options o;
+    o.from = -top;
+    o.shift_to_zero = true;
+    bytes out;
+    const convert_result r = convert_bytes(source, o, out);
+    EXPECT_EQ(r.error, std::make_error_code(std::errc::result_out_of_range));
+    EXPECT_GT(r.keys_nudged, 0u);
+}
+
+TEST(ConvertErrors, KeysAnywhereInFloatsRangeGiveAFileValidAtLevelFullOrARefusal) {
+    const float denormal = std::numeric_limits<float>::denorm_min();
+    const std::vector<std::vector<float>> key_sets = {
+        {1e7f, 1e7f + 1, 1e7f + 2, 1e7f + 3},
+        {1e30f, 1e30f + 1e23f, 2e30f},
+        {denormal, 2 * denormal, 3 * denormal, 1e-38f},
+        {-3e38f, -1e38f, 0.0f},
+        {-1e38f, 0.0f, 1e38f, 3e38f},
+        {0.0f, std::nextafter(0.0f, 1.0f), 1.0f, 1e7f, 1e38f},
+    };
+    const std::vector<float> ends = {-float_max, -3e38f, -1e7f, -denormal, 0.0f,
+                                     denormal,   1.5f,   1e7f,  1e30f,     float_max};
+    int refused = 0;
+    int converted = 0;
+    for (const std::vector<float>& keys : key_sets) {
+        // The same keys on a second curve a little later, and markers at the extremes.
+        std::vector<float> later;
+        for (const float t : keys) later.push_back(std::nextafter(t, float_max));
+        const bytes source = write(timed_model(keys, later, {keys.front(), keys.back()}));
+        ASSERT_TRUE(validate(view(source), {level::full}).valid());
+        for (const float from : ends) {
+            for (const float to : ends) {
+                for (const int pick : {0, 1, 2, 3}) {
+                    convert_options o;
+                    if (pick & 1) o.from = from;
+                    if ((pick & 2) && !(o.from && *o.from > to)) o.to = to;
+                    for (const bool shift : {false, true}) {
+                        for (const bool thin : {false, true}) {
+                            o.shift_to_zero = shift;
+                            o.thin.reset();
+                            if (thin) o.thin = thinning{};
+                            bytes out;
+                            const convert_result r = convert_bytes(source, o, out);
+                            const std::string what = "keys from " + std::to_string(keys.front()) +
+                                                     ", from " + std::to_string(from) + ", to " +
+                                                     std::to_string(to) + " pick " +
+                                                     std::to_string(pick);
+                            if (r.error == std::errc::result_out_of_range) {
+                                EXPECT_TRUE(shift) << what;
+                                ++refused;
+                                continue;
+                            }
+                            ASSERT_FALSE(r.error) << what << ": " << r.error.message();
+                            const report checked = validate(view(out), {level::full});
+                            EXPECT_TRUE(checked.valid()) << what << ": " << checked.error.message();
+                            ++converted;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(refused, 0);
+    EXPECT_GT(converted, refused);
 }

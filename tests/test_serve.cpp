@@ -680,7 +680,7 @@ TEST_F(Serve, ViewServesEachFilesDescriptionAndResampledFrames) {
     const reply frames = curl({s.url("/api/recordings/0/frames")});
     raw_client head(s.port());
     ASSERT_TRUE(
-        head.send("HEAD /api/recordings/0/frames HTTP/1.1\r\nHost: t\r\n"
+        head.send("HEAD /api/recordings/0/frames HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                   "Connection: close\r\n\r\n"));
     const std::string response = head.read_all();
     EXPECT_TRUE(response.starts_with("HTTP/1.1 200 OK\r\n")) << response;
@@ -880,6 +880,221 @@ TEST_F(Serve, ViewRefusesAFileItCannotRead) {
     const run_result r = run({"view", path("missing.bin"), "--listen", "127.0.0.1:0"});
     EXPECT_EQ(r.status, 3);
     EXPECT_NE(r.err.find("missing.bin"), std::string::npos);
+}
+
+// ---- budgets: frames within their ceiling, uploads within their bound, work off the I/O -------
+
+// Only the camera, its position.x keyed at `first` and `last` (about 200 bytes): at 60 Hz its
+// frames span every time between.
+model camera_keyed_at(float first, float last) {
+    model m;
+    m.blocks = {true, false, false};
+    m[camera_curve(pose_channel::position_x)].keys = {{first, 0.0f}, {last, 1.0f}};
+    return m;
+}
+
+TEST_F(Serve, AnUploadToViewWhoseFramesWouldPassTheirCeilingIsRefused422WithItsReport) {
+    server_process& s = start();
+    for (const float last : {1e7f, 1e9f, 1e12f}) {
+        const std::string file = write_file("far.bin", camera_keyed_at(0.0f, last));
+        const reply r = curl({"--data-binary", "@" + file, s.url("/view?name=far.bin")});
+        EXPECT_EQ(r.status, 422) << last;
+        EXPECT_NE(r.headers.find("Content-Type: application/vnd.inputanim.view"),
+                  std::string::npos);
+        // No frame built: the answer is the description alone.
+        EXPECT_LT(r.body.size(), 64u * 1024) << last;
+        const auto [d, frames] = bundle_of(r.body);
+        EXPECT_EQ(d.value("error", json()), "frames_too_large");
+        EXPECT_EQ(d["frames"], 0);
+        EXPECT_TRUE(frames.empty());
+        // The report and the reason are still shown.
+        EXPECT_EQ(d["report"], validate_json(file, "far.bin"));
+        const std::string note = d["note"];
+        EXPECT_NE(note.find("no frames"), std::string::npos) << note;
+        EXPECT_NE(note.find("64 MiB"), std::string::npos) << note;
+        EXPECT_EQ(note.find("no curve has a keyframe"), std::string::npos) << note;
+        EXPECT_NE(d["metrics_note"].get<std::string>().find("no metrics"), std::string::npos);
+    }
+    EXPECT_EQ(curl({s.url("/healthz")}).status, 200);
+}
+
+TEST_F(Serve, AnUploadToViewTooLongForItsCeilingAt60HzIsResampledAtTheRateThatFits) {
+    // 300000 s at 60 Hz would be 18000001 rows of 8 columns, 549 MiB: at a lower rate, at most
+    // 64 MiB.
+    server_process& s = start();
+    const bytes b = write(camera_keyed_at(0.0f, 300000.0f));
+    const std::string file = write_file("long.bin", b);
+    const reply r = curl({"--data-binary", "@" + file, s.url("/view")});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_LE(r.body.size(), (64u << 20) + 64 * 1024);
+    const auto [d, frames] = bundle_of(r.body);
+    EXPECT_EQ(d.value("error", json()), nullptr);
+    EXPECT_LT(d["rate"].get<double>(), 60.0);
+    EXPECT_GE(d["rate"].get<double>(), 1.0);
+    EXPECT_LE(frames.size() * 4, 64u << 20);
+    expect_library_values(b, d, frames);
+    EXPECT_NE(d["note"].get<std::string>().find("instead of 60"), std::string::npos) << d["note"];
+}
+
+TEST_F(Serve, AnUploadFarFromZeroPlaysOneRowPerDistinctFloatTimeAndSaysSo) {
+    // From 2^20 s on float32 times are 1/8 s apart: the 60001 grid points of 1000 s at 60 Hz
+    // fall on 8001 times.
+    server_process& s = start();
+    const bytes b = write(camera_keyed_at(1048576.0f, 1049576.0f));
+    const std::string file = write_file("far.bin", b);
+    const reply r = curl({"--data-binary", "@" + file, s.url("/view")});
+    EXPECT_EQ(r.status, 200);
+    const auto [d, frames] = bundle_of(r.body);
+    EXPECT_EQ(d["rate"], 60.0);
+    EXPECT_EQ(d["frames"], 8001);
+    expect_library_values(b, d, frames);
+    const std::string note = d["note"];
+    EXPECT_NE(note.find("60001 grid points"), std::string::npos) << note;
+    EXPECT_NE(note.find("8001 distinct float32 times"), std::string::npos) << note;
+}
+
+TEST_F(Serve, ARecordingWhoseKeysLieTooFarApartForAnyGridIsNotSaidToHaveNoKeyframe) {
+    // Keys 1e15 s apart, or at both ends of float32's range: 2^52 grid points or more even at
+    // 1 frame per second. The recording is valid and has keys: its frames are refused.
+    for (const auto& [first, last] : {std::pair{0.0f, 1e15f}, std::pair{-3e38f, 3e38f}}) {
+        const std::string file = write_file("far.bin", camera_keyed_at(first, last));
+        server_process& s = start_view({file});
+        ASSERT_GT(s.port(), 0) << s.log();
+        const json listed = curl({s.url("/api/recordings/0")}).object();
+        const reply r = curl({"--data-binary", "@" + file, s.url("/view")});
+        EXPECT_EQ(r.status, 422) << last;
+        for (const json& d : {listed, bundle_of(r.body).first}) {
+            EXPECT_EQ(d["report"]["valid"], true);
+            EXPECT_EQ(d["frames"], 0);
+            EXPECT_EQ(d.value("error", json()), "frames_too_large");
+            const std::string note = d["note"];
+            EXPECT_EQ(note.find("no curve has a keyframe"), std::string::npos) << note;
+            EXPECT_NE(note.find("no frames"), std::string::npos) << note;
+        }
+        server_.reset();
+    }
+}
+
+TEST_F(Serve, ViewListsARecordingWhoseFramesWouldPassTheirCeilingWithoutBuildingThem) {
+    const std::string file = write_file("far.bin", camera_keyed_at(0.0f, 1e12f));
+    server_process& s = start_view({file});
+    ASSERT_GT(s.port(), 0) << s.log();
+    EXPECT_EQ(curl({s.url("/api/recordings")}).object().size(), 1u);
+    const json d = curl({s.url("/api/recordings/0")}).object();
+    EXPECT_EQ(d["report"]["valid"], true);
+    EXPECT_EQ(d.value("error", json()), "frames_too_large");
+    EXPECT_EQ(d["frames"], 0);
+    EXPECT_NE(d["note"].get<std::string>().find("256 MiB"), std::string::npos) << d["note"];
+    const reply frames = curl({s.url("/api/recordings/0/frames")});
+    EXPECT_EQ(frames.status, 200);
+    EXPECT_EQ(frames.body, "");
+    EXPECT_NE(s.log().find("far.bin: no frames"), std::string::npos) << s.log();
+}
+
+// An upload to view whose answer (900001 rows of 8 columns, 29 MB) is more than the sockets
+// between the server and a client that does not read can hold.
+std::string large_answer_upload() {
+    const std::string body = as_text(write(camera_keyed_at(0.0f, 15000.0f)));
+    return "POST /view HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " +
+           std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+TEST_F(Serve, AnUploadToViewHoldsItsPlaceUntilItsAnswerIsSent) {
+    server_process& s = start();
+    const std::string request = large_answer_upload();
+    // Four clients upload and never read: each answer is built and stays in flight.
+    std::vector<std::unique_ptr<raw_client>> stuck;
+    for (int i = 0; i < 4; ++i) {
+        stuck.push_back(std::make_unique<raw_client>(s.port()));
+        ASSERT_TRUE(stuck.back()->send(request));
+    }
+    for (const auto& c : stuck) EXPECT_EQ(c->peek(12, 60s), "HTTP/1.1 200");
+    // Four more, now that every answer is built: refused while the four are being sent.
+    for (int i = 0; i < 4; ++i) {
+        raw_client late(s.port());
+        ASSERT_TRUE(late.send(request));
+        const std::string in = late.peek(12, 30s);
+        EXPECT_EQ(in, "HTTP/1.1 503") << i;
+    }
+    // /validate is not held back by them.
+    EXPECT_EQ(post(write_file("rec.bin", recording())).status, 200);
+    // Once their connections are gone, uploads to view are answered again.
+    for (const auto& c : stuck) c->reset();
+    const std::string file = write_file("small.bin", recording());
+    const steady::time_point deadline = steady::now() + 30s;
+    reply r;
+    do {
+        r = curl({"--data-binary", "@" + file, s.url("/view")});
+    } while (r.status != 200 && steady::now() < deadline);
+    EXPECT_EQ(r.status, 200);
+}
+
+// Every curve keyed at 0 and 16000 s: its answer takes the most an upload may ask for, 64 MiB of
+// frames and 960001 metrics samples of every hand.
+std::string slow_upload() {
+    model m;
+    for (curve& c : m.curves) c.keys = {{0.0f, 0.0f}, {16000.0f, 1.0f}};
+    const std::string body = as_text(write(m));
+    return "POST /view HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " +
+           std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+TEST_F(Serve, HealthzAndValidateAreAnsweredWhileUploadsToViewAreBuilt) {
+    // As many threads for connections as builds: were the builds on them, nothing else would be
+    // answered until they end.
+    server_process& s = start({"--threads", "2"});
+    const std::string request = slow_upload();
+    raw_client first(s.port());
+    raw_client second(s.port());
+    ASSERT_TRUE(first.send(request));
+    ASSERT_TRUE(second.send(request));
+    // The bodies are small: by now both are read and their answers being built.
+    std::this_thread::sleep_for(300ms);
+    raw_client health(s.port());
+    std::vector<std::chrono::milliseconds> latencies;
+    for (int i = 0; i < 5; ++i) {
+        const steady::time_point sent = steady::now();
+        ASSERT_TRUE(health.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+        const std::string in = health.peek(1, 30s);
+        latencies.push_back(
+            std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - sent));
+        // The whole answer, then the next request on the same connection.
+        std::string answer;
+        while (answer.find("ok\n") == std::string::npos) answer += health.read_some();
+    }
+    const reply validated = post(write_file("rec.bin", recording()));
+    // Both answers are still being built: nothing of them has arrived.
+    EXPECT_FALSE(first.answered());
+    EXPECT_FALSE(second.answered());
+    std::sort(latencies.begin(), latencies.end());
+    EXPECT_LT(latencies[latencies.size() / 2], 100ms)
+        << "healthz took " << latencies.front().count() << " to " << latencies.back().count()
+        << " ms";
+    EXPECT_EQ(validated.status, 200);
+    // And they do arrive.
+    EXPECT_EQ(first.peek(12, 120s), "HTTP/1.1 200");
+    EXPECT_EQ(second.peek(12, 120s), "HTTP/1.1 200");
+}
+
+TEST_F(Serve, ThreadsPastTheCeilingAreAUsageError) {
+    const run_result r = run({"serve", "--listen", "127.0.0.1:0", "--threads", "257"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--threads"), std::string::npos) << r.err;
+}
+
+TEST_F(Serve, AThreadTheSystemRefusesIsAnErrorWithAMessageNotAnAbort) {
+    // RLIMIT_NPROC counts the tasks of a user and does not bind root: run as a user of its own
+    // (no other process) allowed one task, the server itself, every thread it starts is refused.
+    // (LeakSanitizer's exit check needs a thread too.)
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to run as another user";
+    if (!std::filesystem::exists("/usr/bin/setpriv")) GTEST_SKIP() << "no setpriv (util-linux)";
+    const run_result r =
+        run_process({"/usr/bin/setpriv", "--reuid=54321", "--regid=54321", "--clear-groups",
+                     "prlimit", "--nproc=1", "env", "ASAN_OPTIONS=detect_leaks=0", INPUTANIM_CLI,
+                     "serve", "--listen", "127.0.0.1:0", "--threads", "4"},
+                    {scratch_.path()});
+    EXPECT_EQ(r.status, 3) << r.err;
+    EXPECT_NE(r.err.find("cannot start a thread"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -511,4 +511,162 @@ TEST_F(ServeConformance, TricklingClientsReleaseTheirConnectionsWithinTheDocumen
     EXPECT_EQ(rs.responses[0].status, 200);
 }
 
+// --- Host and Origin (docs/SERVER.md, "Host and Origin") ---
+
+// A request with these header fields, on a new connection: the first response.
+response answer_to(raw_client& c, const std::string& request) {
+    EXPECT_TRUE(c.send(request));
+    const response_stream rs = split_responses(c.read_all(5s));
+    return rs.responses.empty() ? response{} : rs.responses[0];
+}
+
+std::string request_to(const std::string& line, const std::string& fields,
+                       const std::string& body = "") {
+    return line + "\r\n" + fields + "Content-Length: " + std::to_string(body.size()) +
+           "\r\nConnection: close\r\n\r\n" + body;
+}
+
+TEST_F(ServeConformance, AHostThatIsNotThisServersIs421WithAnErrorObject) {
+    server_process& s = start();
+    const std::string port = std::to_string(s.port());
+    // A page of attacker.example whose name was rebound to 127.0.0.1, a name with this port
+    // that is not the server's, and the server's own name on an other port.
+    for (const std::string& host : std::vector<std::string>{
+             "attacker.example:" + port, "attacker.example", "127.0.0.1.nip.io:" + port,
+             "127.0.0.1:" + std::to_string(s.port() == 65535 ? 1 : s.port() + 1)}) {
+        raw_client c(s.port());
+        const response r =
+            answer_to(c, request_to("GET /healthz HTTP/1.1", "Host: " + host + "\r\n"));
+        EXPECT_EQ(r.status, 421) << host;
+        EXPECT_EQ(r.field("Content-Type"), "application/json");
+        EXPECT_EQ(json::parse(r.body, nullptr, false)["error"], "misdirected_request") << r.body;
+    }
+    raw_client upload(s.port());
+    EXPECT_EQ(
+        answer_to(upload, request_to("POST /validate HTTP/1.1",
+                                     "Host: attacker.example:" + port + "\r\n", small_recording()))
+            .status,
+        421);
+}
+
+TEST_F(ServeConformance, TheLoopbackNamesAndTheListenAddressWithTheirPortAreThisServers) {
+    server_process& s = start();
+    const std::string port = std::to_string(s.port());
+    for (const std::string& host :
+         std::vector<std::string>{"127.0.0.1:" + port, "localhost:" + port, "LocalHost:" + port,
+                                  "[::1]:" + port, "127.0.0.1", "localhost"}) {
+        raw_client c(s.port());
+        EXPECT_EQ(
+            answer_to(c, request_to("GET /healthz HTTP/1.1", "Host: " + host + "\r\n")).status, 200)
+            << host;
+    }
+}
+
+TEST_F(ServeConformance, AnHttp11RequestWithoutExactlyOneHostIs400) {
+    server_process& s = start();
+    raw_client none(s.port());
+    EXPECT_EQ(answer_to(none, request_to("GET /healthz HTTP/1.1", "")).status, 400);
+    raw_client two(s.port());
+    EXPECT_EQ(answer_to(two, request_to("GET /healthz HTTP/1.1",
+                                        "Host: 127.0.0.1\r\nHost: localhost\r\n"))
+                  .status,
+              400);
+    // HTTP/1.0 has no Host to require.
+    raw_client old(s.port());
+    EXPECT_EQ(answer_to(old, request_to("GET /healthz HTTP/1.0", "")).status, 200);
+}
+
+TEST_F(ServeConformance, APostFromAnOtherSitesPageIs403) {
+    server_process& s = start();
+    const std::string port = std::to_string(s.port());
+    const std::string host = "Host: 127.0.0.1:" + port + "\r\n";
+    for (const std::string& target : {std::string("/validate"), std::string("/view")}) {
+        for (const std::string& fields : std::vector<std::string>{
+                 "Origin: http://attacker.example\r\n", "Origin: null\r\n",
+                 "Origin: http://127.0.0.1:" +
+                     std::to_string(s.port() == 65535 ? 1 : s.port() + 1) + "\r\n",
+                 "Origin: https://127.0.0.1:" + port + "\r\n", "Sec-Fetch-Site: cross-site\r\n"}) {
+            raw_client c(s.port());
+            const response r = answer_to(
+                c, request_to("POST " + target + " HTTP/1.1", host + fields, small_recording()));
+            EXPECT_EQ(r.status, 403) << target << " " << fields;
+            EXPECT_EQ(json::parse(r.body, nullptr, false)["error"], "cross_site") << r.body;
+        }
+    }
+}
+
+TEST_F(ServeConformance, APostFromThisServersPageOrWithoutOriginIsAnswered) {
+    server_process& s = start();
+    const std::string port = std::to_string(s.port());
+    const std::string host = "Host: 127.0.0.1:" + port + "\r\n";
+    for (const std::string& fields : std::vector<std::string>{
+             std::string(),
+             "Origin: http://127.0.0.1:" + port + "\r\nSec-Fetch-Site: same-origin\r\n",
+             "Origin: http://localhost:" + port + "\r\n"}) {
+        raw_client c(s.port());
+        const response r =
+            answer_to(c, request_to("POST /validate HTTP/1.1", host + fields, small_recording()));
+        EXPECT_EQ(r.status, 200) << fields;
+        EXPECT_EQ(json::parse(r.body, nullptr, false)["valid"], true) << r.body;
+    }
+    // A GET from an other site's page reads nothing it could not read anyway: answered.
+    raw_client c(s.port());
+    EXPECT_EQ(
+        answer_to(c, request_to("GET /healthz HTTP/1.1", host + "Sec-Fetch-Site: cross-site\r\n"))
+            .status,
+        200);
+}
+
+TEST_F(ServeConformance, AllowHostAddsAProxysNameOnAnyPortAndItsHttpsOrigin) {
+    server_process& s = start({"--allow-host", "viewer.example", "--allow-host", "other.example"});
+    for (const std::string& fields : std::vector<std::string>{
+             "Host: viewer.example\r\n", "Host: other.example:8443\r\n",
+             "Host: viewer.example\r\nOrigin: https://viewer.example\r\n",
+             "Host: viewer.example\r\nOrigin: http://viewer.example:8080\r\n"}) {
+        raw_client c(s.port());
+        EXPECT_EQ(
+            answer_to(c, request_to("POST /validate HTTP/1.1", fields, small_recording())).status,
+            200)
+            << fields;
+    }
+    raw_client c(s.port());
+    EXPECT_EQ(
+        answer_to(c, request_to("GET /healthz HTTP/1.1", "Host: attacker.example\r\n")).status,
+        421);
+}
+
+TEST_F(ServeConformance, AllowHostWithAPortIsAUsageError) {
+    for (const std::string& name : std::vector<std::string>{"viewer.example:8080", "", "a b"}) {
+        const run_result r = run({"serve", "--listen", "127.0.0.1:0", "--allow-host", name});
+        EXPECT_EQ(r.status, 2) << name;
+        EXPECT_NE(r.err.find("--allow-host"), std::string::npos) << r.err;
+    }
+}
+
+TEST_F(ServeConformance, ViewChecksHostAndOriginAsServeDoes) {
+    const std::string file = write_file("rec.bin", small_file(shape::v11_compact));
+    server_.emplace(scratch_.path(), std::vector<std::string>{file}, "view");
+    server_process& s = *server_;
+    const std::string port = std::to_string(s.port());
+    raw_client rebound(s.port());
+    EXPECT_EQ(answer_to(rebound, request_to("GET /api/recordings/0/frames HTTP/1.1",
+                                            "Host: attacker.example:" + port + "\r\n"))
+                  .status,
+              421);
+    raw_client cross(s.port());
+    EXPECT_EQ(answer_to(cross, request_to("POST /view HTTP/1.1",
+                                          "Host: 127.0.0.1:" + port +
+                                              "\r\nOrigin: http://attacker.example\r\n",
+                                          small_recording()))
+                  .status,
+              403);
+    raw_client own(s.port());
+    EXPECT_EQ(answer_to(own, request_to("POST /view HTTP/1.1",
+                                        "Host: 127.0.0.1:" + port +
+                                            "\r\nOrigin: http://127.0.0.1:" + port + "\r\n",
+                                        small_recording()))
+                  .status,
+              200);
+}
+
 }  // namespace

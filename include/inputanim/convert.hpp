@@ -37,7 +37,10 @@
 // curve gets a key at `from` only (a step holds to the end), or at `to` when it would have none.
 // With shift_to_zero every key and marker time is reduced by the window's start: `from`, or
 // without it the source's first key time (summary().start). A time that the float subtraction
-// would make equal to the previous key's is moved to the next float after it (keys_nudged).
+// would make equal to the previous key's is moved to the next float after it (keys_nudged). A
+// shifted time that would pass the largest float (keys or markers far from the window's start,
+// anywhere in float's range) is refused, std::errc::result_out_of_range: so a source valid at
+// level full always converts to a file valid at level full, or not at all.
 //
 // Thinning (MRTK's, inputanim/thin.hpp) runs on the keys the window kept: the curves of one
 // vector (position x/y/z, rotation x/y/z/w, gaze origin, gaze direction) together when they share
@@ -81,8 +84,11 @@ struct convert_options {
 };
 
 struct convert_result {
-    // std::errc::invalid_argument for options convert_options does not allow (nothing written),
-    // else the encoder's first error (the sink's failure).
+    // std::errc::invalid_argument for options convert_options does not allow (nothing written);
+    // std::errc::result_out_of_range when shift_to_zero would move a time the window keeps past
+    // the largest float (nothing written, except when only the nudges that keep key times
+    // increasing take one past it near the top of float's range: the sink then holds part of a
+    // file, to be thrown away); else the encoder's first error (the sink's failure).
     std::error_code error;
 
     // What the conversion changed or left out, so that a tool can warn.

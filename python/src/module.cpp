@@ -914,9 +914,7 @@ void merge_index(const py::bytes& output_path, const py::list& input_paths) {
     const std::string output = path_of(output_path);
     const std::vector<std::string> inputs = name_bytes(input_paths);
     py::gil_scoped_release release;
-    cli::sqlite_store out(output, false);
-    for (const std::string& input : inputs) out.merge(input);
-    out.finish();
+    cli::merge_indexes(output, inputs);
 }
 
 // (Recording, None) for a structurally valid input, else (None, the error as validate reports

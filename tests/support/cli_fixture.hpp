@@ -4,6 +4,8 @@
 // names the command.
 #pragma once
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -43,6 +45,31 @@ class cli_fixture : public ::testing::Test {
         std::vector<std::string> argv = {INPUTANIM_CLI};
         argv.insert(argv.end(), args.begin(), args.end());
         return run_process(argv, {scratch_.path(), false, target});
+    }
+
+    // `inputanim ARGS...` run as a user of its own (a uid no other process has) that may have
+    // at most `max_processes` processes and threads: every thread past the main one beyond that
+    // is refused (EAGAIN), as on a machine at its process limit. Root is exempt from the limit,
+    // hence the other user; the scratch folder is opened to it. Needs root (setpriv): `ran` is
+    // false, and nothing run, without it.
+    run_result run_with_thread_limit(const std::vector<std::string>& args, int max_processes,
+                                     bool& ran) const {
+        ran = ::geteuid() == 0;
+        if (!ran) return {};
+        std::filesystem::permissions(scratch_.path(), std::filesystem::perms::all);
+        // LeakSanitizer's check at exit starts a thread of its own, which the limit refuses.
+        std::vector<std::string> argv = {"/usr/bin/env",
+                                         "ASAN_OPTIONS=detect_leaks=0",
+                                         "/usr/bin/prlimit",
+                                         "--nproc=" + std::to_string(max_processes),
+                                         "/usr/bin/setpriv",
+                                         "--reuid=54321",
+                                         "--regid=54321",
+                                         "--clear-groups",
+                                         "--",
+                                         INPUTANIM_CLI};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return run_process(argv, {scratch_.path()});
     }
 
     // Runs `args` with stdout on a full device and with stdout closed: each must exit 3 and say

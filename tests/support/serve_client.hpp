@@ -213,6 +213,34 @@ class raw_client {
         }
         return in;
     }
+    // The first `n` bytes received, once they are there (or what is there after `limit`), left
+    // unread: a client that looks at a response's status line without reading its body.
+    std::string peek(std::size_t n, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+        std::string in(n, '\0');
+        const steady::time_point deadline = steady::now() + limit;
+        ssize_t got = 0;
+        do {
+            pollfd p{fd_, POLLIN, 0};
+            if (::poll(&p, 1, 20) <= 0) continue;
+            got = ::recv(fd_, in.data(), n, MSG_PEEK);
+            if (got <= 0) break;
+        } while (static_cast<std::size_t>(got) < n && steady::now() < deadline);
+        in.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+        return in;
+    }
+    // What has arrived within 20 ms (empty when nothing has).
+    std::string read_some() {
+        pollfd p{fd_, POLLIN, 0};
+        if (::poll(&p, 1, 20) <= 0) return {};
+        char chunk[65536];
+        const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+        return n > 0 ? std::string(chunk, static_cast<std::size_t>(n)) : std::string();
+    }
+    // Whether some response byte has arrived, without reading it.
+    bool answered() {
+        pollfd p{fd_, POLLIN, 0};
+        return ::poll(&p, 1, 0) > 0;
+    }
     // The server closed the connection during the last read_all.
     bool closed() const { return closed_; }
 

@@ -142,7 +142,7 @@ void add_check_options(CLI::App& cmd, check_options& options) {
     cmd.add_option("--jobs", options.jobs,
                    "Threads that check a large file's keyframes at level full (default: one per "
                    "core)")
-        ->check(CLI::Range(1u, 1024u));
+        ->transform(count_between(1, max_threads));
 }
 
 void add_limit_options(CLI::App& cmd, inputanim::limits& limits) {
@@ -356,6 +356,11 @@ int write_failed(std::string_view name, int error_number) {
               << ": cannot write: " << std::strerror(error_number != 0 ? error_number : EIO)
               << '\n';
     return exit_unreadable;
+}
+
+int output_failed(const output_failure& failure) {
+    std::cerr << "inputanim: " << failure.message() << '\n';
+    return failure.refused ? exit_usage : exit_unreadable;
 }
 
 void hold_standard_descriptors() noexcept {

@@ -16,6 +16,7 @@
 
 #include "ceilings.hpp"
 #include "inputanim/inputanim.hpp"
+#include "output_file.hpp"
 #include "text.hpp"
 
 namespace inputanim::cli {
@@ -161,6 +162,10 @@ int finish_stdout(int status);
 // "inputanim: NAME: cannot write: REASON" (REASON from `error_number`, an errno) on stderr;
 // returns exit_unreadable.
 int write_failed(std::string_view name, int error_number);
+
+// "inputanim: MESSAGE" on stderr for an output that is not written; returns exit_usage when it
+// was refused, else exit_unreadable.
+int output_failed(const output_failure& failure);
 
 // Keeps descriptors 0, 1 and 2 taken: one that is closed when the program starts is opened on
 // /dev/null for reading, so that a file the program opens later never becomes its standard

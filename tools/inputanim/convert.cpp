@@ -2,7 +2,6 @@
 // shifted to start at 0 and thinned as MRTK thins (the library's convert, inputanim/convert.hpp).
 // A plain file is converted from its mapping, whose pages are given back behind the walk, so a
 // file of any size converts in bounded memory; gzip and standard input are held whole.
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,7 +9,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -84,37 +82,6 @@ bool same_file(const std::string& a, const std::string& b) {
     return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
            sa.st_ino == sb.st_ino;
 }
-
-// Writes to a descriptor in pieces of a MiB, every write checked (EINTR and short writes
-// resumed).
-class descriptor_sink final : public byte_sink {
-  public:
-    explicit descriptor_sink(int fd) : fd_(fd) { pending_.reserve(piece); }
-
-    std::error_code write(std::span<const std::byte> bytes) override {
-        pending_.insert(pending_.end(), bytes.begin(), bytes.end());
-        return pending_.size() >= piece ? drain() : std::error_code{};
-    }
-
-    std::error_code drain() {
-        const std::byte* p = pending_.data();
-        std::size_t left = pending_.size();
-        while (left > 0) {
-            const ssize_t n = ::write(fd_, p, left);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) return {n < 0 ? errno : EIO, std::system_category()};
-            p += n;
-            left -= static_cast<std::size_t>(n);
-        }
-        pending_.clear();
-        return {};
-    }
-
-  private:
-    static constexpr std::size_t piece = std::size_t{1} << 20;
-    int fd_;
-    std::vector<std::byte> pending_;
-};
 
 // Gives the pages of a read-only file mapping back to the system behind the conversion (their
 // bytes stay in the page cache): pieces arrive in file order within a curve, so contiguous ones
@@ -206,72 +173,6 @@ void print_warnings(const std::string& file, const convert_result& r) {
     }
 }
 
-// The output file: a temporary file beside OUT renamed over it once complete, or OUT itself when
-// it is not a regular file (a device, a FIFO), or standard output.
-class output_file {
-  public:
-    // Opens; on failure prints why and returns the exit status.
-    std::optional<int> open(const std::string& name) {
-        name_ = name;
-        if (name == "-") {
-            fd_ = STDOUT_FILENO;
-            return std::nullopt;
-        }
-        struct stat st {};
-        if (::stat(name.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-            if (S_ISDIR(st.st_mode)) return write_failed(name, EISDIR);
-            fd_ = ::open(name.c_str(), O_WRONLY | O_CLOEXEC);
-            if (fd_ < 0) return write_failed(name, errno);
-            return std::nullopt;
-        }
-        const std::filesystem::path out(name);
-        const std::filesystem::path dir = out.has_parent_path() ? out.parent_path() : ".";
-        std::string pattern = (dir / ("." + out.filename().string() + ".XXXXXX")).string();
-        fd_ = ::mkstemp(pattern.data());
-        if (fd_ < 0) return write_failed(name, errno);
-        temporary_ = pattern;
-        // mkstemp creates the file for its owner only; OUT gets what a new file gets.
-        const mode_t mask = ::umask(0);
-        ::umask(mask);
-        ::fchmod(fd_, 0666 & ~mask);
-        return std::nullopt;
-    }
-
-    int descriptor() const noexcept { return fd_; }
-
-    // Finishes a complete output; on failure prints why and returns the exit status.
-    std::optional<int> commit() {
-        if (name_ == "-") return std::nullopt;
-        if (!temporary_.empty() && ::fsync(fd_) != 0) return fail(errno);
-        const int fd = std::exchange(fd_, -1);
-        if (::close(fd) != 0) return fail(errno);
-        if (!temporary_.empty() && ::rename(temporary_.c_str(), name_.c_str()) != 0) {
-            return fail(errno);
-        }
-        temporary_.clear();
-        return std::nullopt;
-    }
-
-    int fail(int error_number) {
-        discard();
-        return write_failed(name_, error_number);
-    }
-
-    ~output_file() { discard(); }
-
-  private:
-    void discard() {
-        if (fd_ >= 0 && name_ != "-") ::close(fd_);
-        fd_ = -1;
-        if (!temporary_.empty()) ::unlink(temporary_.c_str());
-        temporary_.clear();
-    }
-
-    std::string name_;
-    std::string temporary_;
-    int fd_ = -1;
-};
-
 int run_convert(const convert_cli_options& o) {
     if (const std::optional<std::string> problem = option_problem(o)) return usage_error(*problem);
     if (o.input != "-" && o.output != "-" && same_file(o.input, o.output)) {
@@ -346,22 +247,31 @@ int run_convert(const convert_cli_options& o) {
     }
 
     output_file out;
-    if (const std::optional<int> status = out.open(o.output)) return *status;
+    if (const std::optional<output_failure> failure = out.open(o.output)) {
+        return output_failed(*failure);
+    }
     convert_options c = library_options(o);
     page_release release(bytes);
     if (streamed) c.consumed = [&](std::span<const std::byte> piece) { release(piece); };
-    descriptor_sink sink(out.descriptor());
     convert_result result;
-    if (const std::error_code io = guarded(bytes, [&] { result = convert(rec, sink, c); })) {
+    if (const std::error_code io = guarded(bytes, [&] { result = convert(rec, out, c); })) {
         std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
         return exit_unreadable;
     }
-    if (!result.error) result.error = sink.drain();
-    if (result.error) {
-        if (o.output == "-") return write_failed("stdout", result.error.value());
-        return out.fail(result.error.value());
+    if (result.error == std::errc::result_out_of_range) {
+        out.discard();
+        std::cerr << "inputanim: " << printable(o.input)
+                  << ": cannot convert: shifted to start at 0, some key or marker time would "
+                     "pass the largest float time ("
+                  << number_text(std::numeric_limits<float>::max())
+                  << "); convert a window nearer its start (--from, --to-time) or without "
+                     "--shift-to-zero\n";
+        return exit_invalid;
     }
-    if (const std::optional<int> status = out.commit()) return *status;
+    if (result.error) return output_failed(out.failure(result.error));
+    if (const std::optional<output_failure> failure = out.commit()) {
+        return output_failed(*failure);
+    }
     print_warnings(o.input, result);
     return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
 }
@@ -378,7 +288,8 @@ command add_convert_command(CLI::App& app) {
                     "The recording (.bin, or gzip-compressed: .bin.gz; - for standard input)")
         ->required();
     cmd->add_option("OUT", o->output,
-                    "The file to write (replaced only once complete; - for standard output)")
+                    "The file to write (replaced only once complete; a device or FIFO is written "
+                    "through; - for standard output)")
         ->required();
     cmd->add_option("--to", o->version, "Target file version")
         ->check(CLI::IsMember({"1.0", "1.1"}))

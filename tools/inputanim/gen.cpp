@@ -1,10 +1,8 @@
 // inputanim gen: plausible synthetic recordings, one (-o FILE) or many (--count N --dir DIR).
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -54,13 +52,16 @@ std::string recording_name(unsigned i, double seconds) {
     return name;
 }
 
-// Whether the file was written whole: every write, the flush and the close succeeded.
-int write_one(const generate_options& o, const std::filesystem::path& path) {
-    errno = 0;
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (out) generate_to(o, out);
-    out.close();
-    if (!out) return write_failed(path.string(), errno);
+// Writes one recording through the output primitive: whole, or not at all.
+int write_one(const generate_options& o, const std::string& path) {
+    output_file out;
+    if (const std::optional<output_failure> failure = out.open(path)) {
+        return output_failed(*failure);
+    }
+    if (const std::error_code ec = generate_to(o, out)) return output_failed(out.failure(ec));
+    if (const std::optional<output_failure> failure = out.commit()) {
+        return output_failed(*failure);
+    }
     return exit_valid;
 }
 
@@ -87,8 +88,8 @@ int run_gen(gen_options& g) {
     const std::uint64_t first_seed = o.seed;
     for (unsigned i = 0; i < g.count; ++i) {
         o.seed = first_seed + i;
-        const int status =
-            write_one(o, std::filesystem::path(g.dir) / recording_name(i, o.seconds + 1));
+        const int status = write_one(
+            o, (std::filesystem::path(g.dir) / recording_name(i, o.seconds + 1)).string());
         if (status != exit_valid) return status;
     }
     return exit_valid;
@@ -101,7 +102,9 @@ command add_gen_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "gen",
         "Write plausible synthetic recordings (camera, hands, gaze), deterministic per seed");
-    cmd->add_option("-o,--output", g->output, "The file to write");
+    cmd->add_option("-o,--output", g->output,
+                    "The file to write (replaced only once complete; a device or FIFO is written "
+                    "through; - for standard output)");
     cmd->add_option("--count", g->count,
                     "Write N recordings (seeds SEED, SEED+1, ...) into --dir; at most " +
                         std::to_string(max_count))

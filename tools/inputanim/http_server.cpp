@@ -23,6 +23,7 @@
 #include <mutex>
 #include <optional>
 #include <string_view>
+#include <system_error>
 #include <thread>
 // Boost 1.74's awaitable.hpp uses std::exchange without including <utility>.
 #include <utility>
@@ -33,6 +34,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/http/span_body.hpp>
 
+#include "ceilings.hpp"
 #include "common.hpp"
 #include "inputanim/input.hpp"
 #include "inputanim/stream.hpp"
@@ -199,6 +201,31 @@ steady::time_point body_read_deadline(const server_config& config, steady::time_
 // (nginx's convention).
 constexpr unsigned client_closed = 499;
 
+// One of the viewer_max_uploads places of POST /view: taken at the request's header and given
+// back once its answer, which holds the frames, has been sent or cannot be (the connection closed
+// or timed out), so that the bound holds for clients that upload and do not read.
+class upload_place {
+  public:
+    upload_place() = default;
+    explicit upload_place(std::atomic<std::size_t>& taken) : taken_(&taken) {}
+    upload_place(upload_place&& o) noexcept : taken_(std::exchange(o.taken_, nullptr)) {}
+    upload_place& operator=(upload_place&& o) noexcept {
+        release();
+        taken_ = std::exchange(o.taken_, nullptr);
+        return *this;
+    }
+    upload_place(const upload_place&) = delete;
+    upload_place& operator=(const upload_place&) = delete;
+    ~upload_place() { release(); }
+    void release() {
+        if (taken_ != nullptr) --*taken_;
+        taken_ = nullptr;
+    }
+
+  private:
+    std::atomic<std::size_t>* taken_ = nullptr;
+};
+
 // What to answer to one request, and what to do with the connection afterwards.
 struct answer {
     unsigned status = 200;
@@ -214,6 +241,8 @@ struct answer {
     // The request body was not read to its end, or where it ends is unknown: answer with
     // Connection: close, then linger.
     bool body_unread = false;
+    // For an upload to POST /view: its place, held while the answer is sent.
+    upload_place place;
 };
 
 answer error_answer(unsigned status, std::string_view code, std::string message) {
@@ -311,6 +340,112 @@ std::optional<answer> framing_error(const request_parser& parser) {
         return framing_answer(400, "bad_request", "more than one Content-Length");
     }
     return std::nullopt;
+}
+
+// A Host or an Origin's authority, host[:port], split: the host (an IPv6 address with its
+// brackets) and the port's text (empty when there is none).
+struct authority {
+    std::string_view host;
+    std::string_view port;
+};
+
+std::optional<authority> split_authority(std::string_view text) {
+    authority a;
+    std::size_t host_end = 0;
+    if (text.starts_with('[')) {
+        host_end = text.find(']');
+        if (host_end == std::string_view::npos) return std::nullopt;
+        ++host_end;
+    } else {
+        host_end = std::min(text.find(':'), text.size());
+    }
+    a.host = text.substr(0, host_end);
+    std::string_view rest = text.substr(host_end);
+    if (!rest.empty()) {
+        if (rest.front() != ':') return std::nullopt;
+        a.port = rest.substr(1);
+        if (a.port.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+    }
+    if (a.host.empty() || a.host.find_first_of(" \t/@") != std::string_view::npos) {
+        return std::nullopt;
+    }
+    return a;
+}
+
+// Which hosts the server answers as (docs/SERVER.md, "Host and Origin"): the loopback names and
+// the listen address on the port bound, and the --allow-host names (a reverse proxy's) on any
+// port. A page that a DNS name rebound to 127.0.0.1 reaches gives its own name and is refused.
+class host_policy {
+  public:
+    host_policy(const tcp::endpoint& bound, const std::vector<std::string>& allowed)
+        : port_(std::to_string(bound.port())), allowed_(allowed) {
+        const net::ip::address a = bound.address();
+        local_.push_back(a.is_v6() ? "[" + a.to_string() + "]" : a.to_string());
+    }
+
+    // `host` names this server: a loopback name or the listen address with the port bound or
+    // none (which, for a browser, is port 80 only: never an other port's page), or an allowed
+    // name with any port.
+    bool allows(std::string_view text, bool allowed_only = false) const {
+        const std::optional<authority> a = split_authority(text);
+        if (!a) return false;
+        const auto same = [&](std::string_view name) { return beast::iequals(a->host, name); };
+        if (std::any_of(allowed_.begin(), allowed_.end(), same)) return true;
+        if (allowed_only || !(a->port.empty() || a->port == port_)) return false;
+        return std::any_of(local_.begin(), local_.end(), same);
+    }
+
+    // An Origin (RFC 6454 §7) this server's pages have: http:// and an allowed host, or
+    // https:// and a --allow-host name (a proxy in front ending TLS).
+    bool allows_origin(std::string_view origin) const {
+        constexpr std::string_view http = "http://";
+        constexpr std::string_view https = "https://";
+        if (origin.size() > http.size() && beast::iequals(origin.substr(0, http.size()), http)) {
+            return allows(origin.substr(http.size()));
+        }
+        if (origin.size() > https.size() && beast::iequals(origin.substr(0, https.size()), https)) {
+            return allows(origin.substr(https.size()), true);
+        }
+        return false;
+    }
+
+  private:
+    std::string port_;
+    std::vector<std::string> local_ = {"localhost", "127.0.0.1", "[::1]"};
+    std::vector<std::string> allowed_;
+};
+
+// Refuses a request whose Host is not this server's (421: a DNS rebinding, or a client that
+// meant an other server), a POST from an other site's page (403: its Origin, or
+// Sec-Fetch-Site: cross-site), and an HTTP/1.1 request without exactly one Host (400, RFC 9112
+// §3.2). A request without Origin (curl, scripts) is not a browser's cross-site request.
+std::optional<answer> host_error(const request_parser& parser, const host_policy& policy) {
+    const auto& req = parser.get();
+    const std::size_t hosts = req.base().count(http::field::host);
+    std::optional<answer> refused;
+    if (hosts > 1 || (hosts == 0 && req.version() >= 11)) {
+        refused = error_answer(400, "bad_request",
+                               hosts > 1 ? "more than one Host" : "no Host: HTTP/1.1 requires it");
+    } else if (hosts == 1 && !policy.allows(trimmed(req[http::field::host]))) {
+        refused = error_answer(421, "misdirected_request",
+                               "this server does not answer as host " +
+                                   std::string(trimmed(req[http::field::host])) +
+                                   ": it answers as localhost, 127.0.0.1, [::1], its listen "
+                                   "address and the names given with --allow-host");
+    } else if (req.method() == http::verb::post) {
+        const bool cross_site = req.base().count(http::field::origin) > 0 &&
+                                !policy.allows_origin(trimmed(req[http::field::origin]));
+        if (cross_site || beast::iequals(trimmed(req["Sec-Fetch-Site"]), "cross-site")) {
+            const std::string from =
+                cross_site ? "Origin " + std::string(trimmed(req[http::field::origin]))
+                           : std::string("Sec-Fetch-Site: cross-site");
+            refused = error_answer(403, "cross_site",
+                                   "a POST from an other site's page (" + from +
+                                       ") is refused: upload from this server's own page");
+        }
+    }
+    if (refused) refused->body_unread = !parser.is_done();
+    return refused;
 }
 
 // An Allow list: a resource that accepts GET accepts HEAD too (serve() routes HEAD as GET).
@@ -425,6 +560,47 @@ void report_failure(std::exception_ptr e) {
     }
 }
 
+// Starts up to `n` threads running `body`, into `threads`; a thread the system refuses
+// (std::system_error) ends the starting. Returns the reason of the refusal, or no error.
+template <class Body>
+std::error_code start_threads(unsigned n, std::vector<std::thread>& threads, const Body& body) {
+    for (unsigned i = 0; i < n; ++i) {
+        try {
+            threads.emplace_back(body);
+        } catch (const std::system_error& e) {
+            return e.code();
+        }
+    }
+    return {};
+}
+
+// The threads that resample and measure uploads to POST /view, off the I/O threads, so that a
+// connection's strand is never held by that work: created once, before the server listens,
+// viewer_workers of them.
+class worker_pool {
+  public:
+    worker_pool() = default;
+    worker_pool(const worker_pool&) = delete;
+    worker_pool& operator=(const worker_pool&) = delete;
+    ~worker_pool() {
+        // Work taken finishes; what is still queued is dropped with the connections.
+        guard_.reset();
+        io_.stop();
+        for (std::thread& t : threads_) t.join();
+    }
+    // Starts the threads: the reason when fewer than viewer_workers started.
+    std::error_code start() {
+        return start_threads(viewer_workers, threads_, [this] { io_.run(); });
+    }
+    unsigned size() const { return static_cast<unsigned>(threads_.size()); }
+    net::io_context::executor_type executor() { return io_.get_executor(); }
+
+  private:
+    net::io_context io_;
+    net::executor_work_guard<net::io_context::executor_type> guard_{io_.get_executor()};
+    std::vector<std::thread> threads_;
+};
+
 class server {
   public:
     explicit server(const server_config& config)
@@ -454,6 +630,10 @@ class server {
     server_config config_;
     server_state state_;
     net::io_context io_;
+    // After io_: joined before the coroutine frames its work refers to are destroyed.
+    worker_pool workers_;
+    // Set once bound, before the first connection.
+    std::optional<host_policy> hosts_;
     // The acceptor and the signals are used on this strand only.
     net::strand<net::io_context::executor_type> control_;
     tcp::acceptor acceptor_;
@@ -461,6 +641,15 @@ class server {
 };
 
 int server::run(const tcp::endpoint& at) {
+    if (const std::error_code refused = workers_.start(); refused) {
+        if (workers_.size() == 0) {
+            std::cerr << "inputanim serve: cannot start a thread: " << refused.message() << '\n';
+            return exit_unreadable;
+        }
+        std::cerr << "inputanim serve: warning: started " << workers_.size() << " of "
+                  << viewer_workers << " threads for uploads to view (" << refused.message()
+                  << ")\n";
+    }
     beast::error_code ec;
     acceptor_.open(at.protocol(), ec);
     if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
@@ -471,6 +660,7 @@ int server::run(const tcp::endpoint& at) {
                   << '\n';
         return exit_unreadable;
     }
+    hosts_.emplace(acceptor_.local_endpoint(), config_.allow_hosts);
     // First thing on stdout, flushed: scripts and tests read the port from it.
     std::cout << "listening on " << acceptor_.local_endpoint() << std::endl;
     const tcp::endpoint bound = acceptor_.local_endpoint();
@@ -484,10 +674,14 @@ int server::run(const tcp::endpoint& at) {
 
     net::co_spawn(control_, accept_loop(), report_failure);
     net::co_spawn(control_, watch_signals(), report_failure);
-    const unsigned threads =
-        config_.threads != 0 ? config_.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = config_.threads != 0
+                                 ? config_.threads
+                                 : std::clamp(std::thread::hardware_concurrency(), 1u, max_threads);
     std::vector<std::thread> pool;
-    for (unsigned i = 1; i < threads; ++i) pool.emplace_back([this] { io_.run(); });
+    if (const std::error_code refused = start_threads(threads - 1, pool, [this] { io_.run(); })) {
+        std::cerr << "inputanim serve: warning: serving with " << pool.size() + 1 << " of "
+                  << threads << " threads (" << refused.message() << ")\n";
+    }
     io_.run();
     for (std::thread& t : pool) t.join();
     return exit_valid;
@@ -638,6 +832,8 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
             method = req.method_string();
             if (std::optional<answer> refused = framing_error(parser)) {
                 a = std::move(*refused);
+            } else if (std::optional<answer> foreign = host_error(parser, *hosts_)) {
+                a = std::move(*foreign);
             } else {
                 head = req.method() == http::verb::head;
                 if (head) req.method(http::verb::get);
@@ -646,6 +842,10 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
             keep_alive = parser.is_done() && req.keep_alive();
         }
         const bool kept = co_await respond(*c, a, version, keep_alive, head);
+        // Sent, or never to be: the frames are freed and the upload's place given back before
+        // any lingering.
+        std::string().swap(a.body);
+        a.place.release();
         log_request(c->peer, method, ec ? "-" : parser.get().target(), a.status, received, start);
         if (!kept) {
             if (a.body_unread && !a.unsendable) {
@@ -700,9 +900,10 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
             a.body_unread = !parser.is_done();
             co_return a;
         }
-        const counted viewing(state_.viewing);
-        co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query),
-                                           true);
+        upload_place place(state_.viewing);
+        a = co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query), true);
+        a.place = std::move(place);
+        co_return a;
     }
     if (path == "/validate" && req.method() == http::verb::post) {
         co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query),
@@ -827,10 +1028,23 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
         const bool over =
             rep.error.code == errc::limit_exceeded && rep.error.limit == limit_kind::bytes;
         if (for_viewer && !over) {
-            viewer_response r = viewer_upload(name, kept, gzip || v.gzip(), rep, v.bytes(),
-                                              v.compressed(), config_.how);
-            a.body = std::move(r.body);
-            a.content_type = r.content_type;
+            const bool inflate = gzip || v.gzip();
+            try {
+                // On a worker: the connection's strand resumes here once the answer is built.
+                viewer_response r = co_await net::co_spawn(
+                    workers_.executor(),
+                    [&]() -> net::awaitable<viewer_response> {
+                        co_return viewer_upload(name, kept, inflate, rep, v.bytes(), v.compressed(),
+                                                config_.how);
+                    },
+                    net::use_awaitable);
+                a.status = r.status;
+                a.body = std::move(r.body);
+                a.content_type = r.content_type;
+            } catch (const std::bad_alloc&) {
+                a = error_answer(503, "out_of_memory",
+                                 "the answer to this upload could not be allocated; retry later");
+            }
         } else {
             a = report_answer(over ? 413 : 200, name, rep, config_.how, v.bytes(), v.compressed());
         }
@@ -847,6 +1061,15 @@ int run_server(const server_config& config) {
         std::cerr << "inputanim serve: --listen " << config.listen
                   << ": expected HOST:PORT with a numeric IPv4 or [IPv6] address\n";
         return exit_usage;
+    }
+    for (const std::string& name : config.allow_hosts) {
+        const std::optional<authority> a = split_authority(name);
+        if (!a || !a->port.empty() || a->host.size() != name.size()) {
+            std::cerr << "inputanim serve: --allow-host " << name
+                      << ": expected a host name or address without a port (any port is "
+                         "allowed)\n";
+            return exit_usage;
+        }
     }
     server s(config);
     return s.run(*at);

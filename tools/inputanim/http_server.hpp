@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "inputanim/validate.hpp"
 
@@ -40,6 +41,9 @@ struct server_config {
     std::size_t max_connections = 256;
     // After SIGTERM or SIGINT: how long requests in flight may take to finish.
     std::chrono::seconds shutdown_timeout{10};
+    // Host names the server also answers as, besides localhost, 127.0.0.1, [::1] and the listen
+    // address: a reverse proxy's (--allow-host). Any port; an Origin https://NAME is allowed too.
+    std::vector<std::string> allow_hosts;
     // The recordings `inputanim view` serves to its page (null for `serve`: uploads only).
     std::shared_ptr<const viewer_site> site;
     // Called once listening, with the page's URL.

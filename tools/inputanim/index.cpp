@@ -51,68 +51,44 @@ struct index_options {
     std::vector<std::string> merge_inputs;
 };
 
-// The output could not be written; the message names the output and the cause.
+// An output that is not written: the message names the output and the cause; `refused` when
+// it is a usage error (a name that is not a regular file where one is needed).
 class output_error : public std::runtime_error {
   public:
-    using std::runtime_error::runtime_error;
+    explicit output_error(const std::string& message, bool refused = false)
+        : std::runtime_error(message), refused_(refused) {}
+    explicit output_error(const output_failure& failure)
+        : output_error(failure.message(), failure.refused) {}
+    bool refused() const noexcept { return refused_; }
+
+  private:
+    bool refused_;
 };
 
-// JSON Lines to a file or stdout ("-"), through one large buffer written with write(2).
+// The rows of --jsonl, to a file or stdout ("-") through the output primitive: a file appears
+// complete when the run ends, or not at all.
 class jsonl_writer {
   public:
-    explicit jsonl_writer(const std::string& name)
-        : name_(name == "-" ? "stdout" : printable(name)) {
-        if (name == "-") {
-            fd_ = STDOUT_FILENO;
-        } else {
-            fd_ = ::open(name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-            if (fd_ < 0) fail(errno);
-            owned_ = true;
+    explicit jsonl_writer(const std::string& name) {
+        if (const std::optional<output_failure> failure = file_.open(name)) {
+            throw output_error(*failure);
         }
-        buffer_.reserve(buffer_size);
     }
-    ~jsonl_writer() {
-        if (owned_) ::close(fd_);
-    }
-    jsonl_writer(const jsonl_writer&) = delete;
-    jsonl_writer& operator=(const jsonl_writer&) = delete;
 
     void write(std::string_view line) {
-        buffer_ += line;
-        buffer_ += '\n';
-        if (buffer_.size() >= buffer_size) flush();
+        std::error_code ec = file_.write(line);
+        if (!ec) ec = file_.write(std::string_view("\n"));
+        if (ec) throw output_error(file_.failure(ec));
     }
 
     void close() {
-        flush();
-        if (owned_) {
-            owned_ = false;
-            if (::close(fd_) != 0) fail(errno);
+        if (const std::optional<output_failure> failure = file_.commit()) {
+            throw output_error(*failure);
         }
     }
 
   private:
-    static constexpr std::size_t buffer_size = std::size_t{1} << 20;
-
-    void flush() {
-        std::size_t written = 0;
-        while (written < buffer_.size()) {
-            const ssize_t n = ::write(fd_, buffer_.data() + written, buffer_.size() - written);
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) fail(errno);
-            written += static_cast<std::size_t>(n);
-        }
-        buffer_.clear();
-    }
-
-    [[noreturn]] void fail(int error) const {
-        throw output_error(name_ + ": " + std::generic_category().message(error));
-    }
-
-    std::string name_;
-    int fd_ = -1;
-    bool owned_ = false;
-    std::string buffer_;
+    output_file file_;
 };
 
 // The command's side of a run: rows to --jsonl, the count on the progress line.
@@ -184,19 +160,22 @@ std::optional<std::string> usage_problem(const index_options& o) {
 
 // `index merge OUT IN...`: the shards' rows into one index.
 int run_merge(const index_options& o) {
-    try {
-        sqlite_store out(o.merge_output, false);
-        for (const std::string& input : o.merge_inputs) {
-            if (same_file(input, o.merge_output)) {
-                std::cerr << "inputanim index merge: " << printable(input) << " is the output\n";
-                return exit_usage;
-            }
-            out.merge(input);
+    for (const std::string& input : o.merge_inputs) {
+        if (same_file(input, o.merge_output)) {
+            std::cerr << "inputanim index merge: " << printable(input) << " is the output\n";
+            return exit_usage;
         }
-        out.finish();
+    }
+    try {
+        merge_indexes(o.merge_output, o.merge_inputs);
     } catch (const store_error& e) {
+        // An input's message starts with its name.
+        if (e.kind() == store_error::fault::not_an_index) {
+            std::cerr << "inputanim: " << e.what() << '\n';
+            return exit_invalid;
+        }
         std::cerr << "inputanim: " << printable(o.merge_output) << ": " << e.what() << '\n';
-        return exit_unreadable;
+        return e.kind() == store_error::fault::refused ? exit_usage : exit_unreadable;
     }
     return exit_valid;
 }
@@ -216,16 +195,19 @@ int run_index(index_options& o) {
     index_totals counts;
     int status = exit_valid;
     try {
+        // The JSON Lines file first: until its end it is only a temporary file, which a refused
+        // database takes away again.
+        std::unique_ptr<jsonl_writer> jsonl;
+        if (!o.jsonl.empty()) jsonl = std::make_unique<jsonl_writer>(o.jsonl);
         std::unique_ptr<sqlite_store> store;
         if (!o.sqlite.empty()) {
             try {
                 store = std::make_unique<sqlite_store>(o.sqlite, o.prune);
             } catch (const store_error& e) {
-                throw output_error(printable(o.sqlite) + ": " + e.what());
+                throw output_error(printable(o.sqlite) + ": " + e.what(),
+                                   e.kind() == store_error::fault::refused);
             }
         }
-        std::unique_ptr<jsonl_writer> jsonl;
-        if (!o.jsonl.empty()) jsonl = std::make_unique<jsonl_writer>(o.jsonl);
         cli_observer observer(jsonl.get(), bar);
         index_plan plan;
         plan.how = {parse_level_name(o.level).value_or(level::structure),
@@ -261,6 +243,10 @@ int run_index(index_options& o) {
         }
     } catch (const output_error& e) {
         bar.note(std::string("inputanim: ") + e.what());
+        status = e.refused() ? exit_usage : exit_unreadable;
+    } catch (const std::system_error& e) {
+        // The environment refused what the run needs (no thread could start).
+        bar.note(std::string("inputanim: ") + e.what());
         status = exit_unreadable;
     }
     bar.clear();
@@ -287,7 +273,7 @@ command add_index_command(CLI::App& app) {
                     "named merge: ./merge)")
         ->check(named);
     cmd->add_option("--jobs", o->jobs, "Threads that read files (default: one per core)")
-        ->check(CLI::Range(1u, 1024u));
+        ->transform(count_between(1, max_threads));
     cmd->add_option("--jsonl", o->jsonl,
                     "Write one JSON object per recording (as `info --json`) to FILE, - for stdout")
         ->type_name("FILE")
@@ -320,17 +306,32 @@ command add_index_command(CLI::App& app) {
                    return !t.empty() && ec == std::errc() && end == t.data() + t.size();
                };
                const std::size_t slash = text.find('/');
+               const auto digits = [](std::string_view t) {
+                   return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+               };
+               const std::string max_n = std::to_string(max_shards);
+               const auto refuse = [&](const std::string& why) {
+                   throw CLI::ValidationError("--shard", "K/N with 0 <= K < N and 1 <= N <= " +
+                                                             max_n + ", not " + text + ": " + why);
+               };
+               if (slash == std::string::npos || !digits(text.substr(0, slash)) ||
+                   !digits(text.substr(slash + 1))) {
+                   refuse("two whole numbers with a / between them");
+               }
                unsigned k = 0;
                unsigned n = 0;
-               if (slash == std::string::npos || !number(text.substr(0, slash), k) ||
-                   !number(text.substr(slash + 1), n) || n == 0 || k >= n) {
-                   throw CLI::ValidationError("--shard", "K/N with 0 <= K < N, not " + text);
+               if (!number(text.substr(slash + 1), n) || n == 0) {
+                   refuse("N is out of range (1 to " + max_n + ")");
+               }
+               if (!number(text.substr(0, slash), k) || k >= n) {
+                   refuse("K is out of range (0 to " + std::to_string(n - 1) + ")");
                }
                o->shard = k;
                o->shards = n;
            },
-           "Take only shard K of N (0 <= K < N): the files whose path hashes to K; shards "
-           "0..N-1 cover every file once (index merge joins their databases)")
+           "Take only shard K of N (0 <= K < N, N at most " + std::to_string(max_shards) +
+               "): the files whose path hashes to K; shards "
+               "0..N-1 cover every file once (index merge joins their databases)")
         ->type_name("K/N");
     add_limit_options(*cmd, o->limits);
 

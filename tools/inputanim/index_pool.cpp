@@ -12,8 +12,8 @@ namespace {
 
 // True when the file starts with the magic, or is shorter than the magic and holds a prefix of
 // it (an empty file included): a recording, perhaps cut short, which deserves a row with its
-// error. A file without the magic is a recording only when it is wholly a 2019 layout
-// (is_2019_recording). Anything else is some other kind of file.
+// error. A file without the magic is a recording only when it is wholly a 2019 layout with at least
+// one keyframe (is_2019_recording). Anything else is some other kind of file.
 bool starts_like_recording(std::span<const std::byte> bytes) {
     const std::size_t n = std::min<std::size_t>(bytes.size(), sizeof file_magic);
     for (std::size_t i = 0; i < n; ++i) {
@@ -22,11 +22,18 @@ bool starts_like_recording(std::span<const std::byte> bytes) {
     return true;
 }
 
-// A file the reader detects as a 2019 layout (a walk of its curve headers).
+// Whether a file without the magic that the reader took for a 2019 layout is one: it holds a
+// keyframe. A run of NUL bytes (a crash's zeroed file, a preallocated placeholder) of the right
+// length walks as a June 2019 file of 389 empty curves, which no recorder writes.
+bool found_2019(const summary& s) {
+    return s.edition != edition::v1 && s.keyframes > 0;
+}
+
+// A file the reader detects as a 2019 layout (a walk of its curve headers) that holds a keyframe.
 bool is_2019_recording(std::span<const std::byte> bytes) {
     if (!may_be_2019(bytes)) return false;
-    reader r(bytes);
-    return !r.open() && r.header().edition != edition::v1;
+    recording rec;
+    return !rec.open(bytes) && found_2019(rec.summary());
 }
 
 // Opens r's file through the input layer (a FIFO put in a listed file's place is refused, never
@@ -91,7 +98,7 @@ void measure_into(file_result& r, std::span<const std::byte> bytes, bool mapped,
 
 // A gzip file or a stream, validated as it is inflated or read. A gzip file found by the walk is
 // a recording when its first inflated bytes are (a prefix of) the magic, or when they may begin
-// a 2019 layout and the whole file reads as one.
+// a 2019 layout and the whole file reads as one with a keyframe.
 void index_alone(file_result& r, input& file, const validate_options& how,
                  const std::optional<metrics_options>& metrics) {
     bool maybe_2019 = false;
@@ -108,8 +115,8 @@ void index_alone(file_result& r, input& file, const validate_options& how,
     }
     const file_check c = validate_input(file, how);
     if (c.io) return mark_cut(r, c.io);
-    // Without the magic, a recording only if it read as a 2019 layout.
-    if (maybe_2019 && c.rep.summary.edition == edition::v1) {
+    // Without the magic, a recording only if it read as a 2019 layout with a keyframe.
+    if (maybe_2019 && !found_2019(c.rep.summary)) {
         r.outcome = file_outcome::not_recording;
         return;
     }
@@ -197,7 +204,19 @@ index_pool::index_pool(unsigned jobs, std::size_t window, validate_options how,
       done_(std::move(done)),
       slots_(std::max<std::size_t>(window, 1)) {
     workers_.reserve(jobs);
-    for (unsigned i = 0; i < jobs; ++i) workers_.emplace_back([this] { work(); });
+    for (unsigned i = 0; i < jobs; ++i) {
+        // The environment may refuse a thread (a process or memory limit): the run goes on with
+        // those that started, and the indexer says so.
+        try {
+            workers_.emplace_back([this] { work(); });
+        } catch (const std::system_error& e) {
+            refused_ = e.code();
+            break;
+        }
+    }
+    if (workers_.empty()) {
+        throw std::system_error(refused_, "cannot start a thread to read files");
+    }
 }
 
 index_pool::~index_pool() {

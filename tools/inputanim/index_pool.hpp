@@ -73,7 +73,9 @@ class index_pool {
     using sink = std::function<void(file_result&)>;
 
     // `done` runs on the main thread, inside next() and finish(), once per file in order. With
-    // `metrics`, every valid recording is also measured (metrics.hpp).
+    // `metrics`, every valid recording is also measured (metrics.hpp). Starts up to `jobs`
+    // threads: fewer when the system refuses one (started(), refusal()), and throws
+    // std::system_error when it refuses the first.
     index_pool(unsigned jobs, std::size_t window, validate_options how,
                std::optional<metrics_options> metrics, sink done);
     ~index_pool();
@@ -86,6 +88,10 @@ class index_pool {
     void submit();
     // Hands every result still in flight to the sink, in order.
     void finish();
+
+    // The threads that started, and why the next one did not (none when all did).
+    std::size_t started() const noexcept { return workers_.size(); }
+    std::error_code refusal() const noexcept { return refused_; }
 
   private:
     struct slot {
@@ -116,6 +122,7 @@ class index_pool {
     std::uint64_t completed_ = 0;
     bool main_waiting_ = false;
     bool stopping_ = false;
+    std::error_code refused_;
     std::vector<std::thread> workers_;
 };
 

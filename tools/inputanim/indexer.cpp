@@ -161,7 +161,14 @@ indexer::indexer(const index_plan& plan, sqlite_store* store, index_observer& ob
       stored_options_(stored_options(plan)),
       stored_options_text_(stored_options_.dump()),
       pool_(std::max(1u, plan.jobs), std::clamp<std::size_t>(std::size_t{64} * plan.jobs, 64, 8192),
-            plan.how, plan.metrics, [this](file_result& r) { take(r); }) {}
+            plan.how, plan.metrics, [this](file_result& r) { take(r); }) {
+    if (pool_.refusal()) {
+        observer_.note(
+            "warning: " + std::to_string(pool_.started()) + " of " +
+            std::to_string(std::max(1u, plan.jobs)) +
+            " threads started (the system refused the next: " + pool_.refusal().message() + ")");
+    }
+}
 
 void indexer::add_operand(const std::string& operand) {
     walk_adder adder(*this);
@@ -208,9 +215,16 @@ void indexer::add_file(const std::string& path, bool named, const struct stat* s
     if (store_ && stamp && !plan_.force) {
         std::optional<known_file> known = store_->lookup(path);
         if (known && known->stamp == stamp && known->options == stored_options_text_) {
-            r.outcome = file_outcome::unchanged;
-            r.known_valid = known->valid;
-            r.known_report = std::move(known->report);
+            // The stored text is the database's, whatever wrote it (a merged shard, a hand): it
+            // is printed as the object it holds, on one line. Text that is not a JSON object is
+            // no verdict, and the file is read again.
+            const nlohmann::json report = nlohmann::json::parse(known->report, nullptr, false);
+            if (report.is_object()) {
+                r.outcome = file_outcome::unchanged;
+                r.known_valid = known->valid;
+                r.known_report =
+                    report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            }
         }
     }
     pool_.submit();

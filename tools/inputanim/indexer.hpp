@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,8 @@ namespace inputanim::cli {
 // The shard of a path among `shards`: FNV-1a (64 bits) of its bytes, modulo `shards`. Fixed by
 // docs/CLI.md, so that shards made by different machines and releases fit together.
 unsigned shard_of(std::string_view path, unsigned shards);
+// The most shards of `--shard K/N`: N is an unsigned count, 1 to this.
+inline constexpr unsigned max_shards = std::numeric_limits<unsigned>::max();
 
 // What a PATH operand turned out to be: a folder walked whole, a file (or standard input), or one
 // that could not be walked whole (missing, or some folder in it could not be listed).
@@ -90,7 +93,8 @@ class index_observer {
 class indexer {
   public:
     // `store` may be null (no database: nothing is skipped or pruned). Throws store_error from
-    // the database and whatever the observer throws; the run is then abandoned.
+    // the database, std::system_error when not one reading thread can start, and whatever the
+    // observer throws; the run is then abandoned.
     indexer(const index_plan& plan, sqlite_store* store, index_observer& observer);
 
     // An operand, walked as walk_operand does.

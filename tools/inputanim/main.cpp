@@ -2,7 +2,9 @@
 // file and registers itself here; main parses the command line and runs the one selected.
 #include <array>
 #include <iostream>
+#include <new>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -12,6 +14,8 @@
 int main(int argc, char** argv) {
     namespace cli = inputanim::cli;
     cli::hold_standard_descriptors();
+    // An interrupted command leaves no temporary file of an output behind.
+    cli::remove_temporaries_on_signals();
     CLI::App app{"Read and validate MRTK input animation recordings (.bin files).", "inputanim"};
     app.set_version_flag("--version", "inputanim " INPUTANIM_VERSION, "Print the version and exit");
     app.require_subcommand(1);
@@ -37,8 +41,18 @@ int main(int argc, char** argv) {
         // --help and --version also end the parse this way, with a success code.
         return app.exit(e) == 0 ? cli::exit_valid : cli::exit_usage;
     }
-    for (const cli::command& c : commands) {
-        if (c.app->parsed()) return c.run();
+    // The environment refusing what a command needs (memory, a thread) is a message and exit 3
+    // from whichever command met it, never an abort.
+    try {
+        for (const cli::command& c : commands) {
+            if (c.app->parsed()) return c.run();
+        }
+    } catch (const std::bad_alloc&) {
+        std::cerr << "inputanim: out of memory\n";
+        return cli::exit_unreadable;
+    } catch (const std::system_error& e) {
+        std::cerr << "inputanim: " << e.what() << '\n';
+        return cli::exit_unreadable;
     }
     return cli::exit_usage;
 }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "ceilings.hpp"
 #include "common.hpp"
 #include "http_server.hpp"
 
@@ -30,9 +31,14 @@ command add_serve_command(CLI::App& app) {
     cmd->add_option("--listen", o->server.listen,
                     "HOST:PORT to listen on (IPv4, or [IPv6]); port 0 picks a free one")
         ->capture_default_str();
-    cmd->add_option("--threads", o->server.threads, "Threads serving connections (0: one per CPU)")
-        ->check(CLI::Range(0u, 1024u))
+    cmd->add_option("--threads", o->server.threads,
+                    "Threads serving connections (0: one per CPU); at most 256")
+        ->check(CLI::Range(0u, max_threads))
         ->capture_default_str();
+    cmd->add_option("--allow-host", o->server.allow_hosts,
+                    "A host name (no port) requests may name besides localhost, 127.0.0.1, "
+                    "[::1] and the listen address, e.g. a reverse proxy's; repeatable")
+        ->allow_extra_args(false);
     cmd->add_option("--max-connections", o->server.max_connections,
                     "Connections served at once; more are answered 503")
         ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))

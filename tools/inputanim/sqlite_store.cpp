@@ -1,13 +1,17 @@
 #include "sqlite_store.hpp"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <optional>
+#include <string_view>
 #include <system_error>
-
 #include <utility>
 
+#include "output_file.hpp"
 #include "report_json.hpp"
 #include "text.hpp"
 
@@ -84,6 +88,17 @@ ALTER TABLE recordings ADD COLUMN fixations INTEGER;
 ALTER TABLE recordings ADD COLUMN mean_fixation_duration REAL;
 )sql";
 
+constexpr std::size_t occurrences(std::string_view text, std::string_view word) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(word); at != std::string_view::npos;
+         at = text.find(word, at + word.size())) {
+        ++n;
+    }
+    return n;
+}
+// The columns schema 2 lacks: the last ones of table recordings.
+constexpr std::size_t metrics_column_count = occurrences(add_metrics_columns, "ADD COLUMN");
+
 constexpr const char* upsert_sql = R"sql(
 INSERT INTO recordings (path, valid, bytes, version, layout, has_camera, has_hands, has_gaze,
     curves, keyframes, markers, start, duration, warnings_found, error_code, error_offset,
@@ -149,6 +164,91 @@ enum column : int {
     c_fixations,
     c_mean_fixation_duration,
 };
+
+// One column as PRAGMA table_info describes it.
+struct column_info {
+    std::string name;
+    std::string type;
+    bool not_null = false;
+    int primary_key = 0;
+    friend bool operator==(const column_info&, const column_info&) = default;
+};
+
+std::string column_text(const column_info& c) {
+    std::string text = c.name + " " + c.type;
+    if (c.primary_key != 0) text += " PRIMARY KEY";
+    if (c.not_null) text += " NOT NULL";
+    return text;
+}
+
+// The columns of `table` in the attached database `schema_name`, in order (none when there is no
+// such table). Throws store_error.
+std::vector<column_info> columns_of(sqlite3* db, const std::string& schema_name,
+                                    const char* table) {
+    const std::string sql = "PRAGMA " + schema_name + ".table_info(" + table + ")";
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+        throw store_error(sqlite3_errmsg(db));
+    }
+    std::vector<column_info> columns;
+    int rc = SQLITE_ROW;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const auto text = [&](int i) {
+            const unsigned char* t = sqlite3_column_text(s, i);
+            return t ? std::string(reinterpret_cast<const char*>(t)) : std::string();
+        };
+        columns.push_back(
+            {text(1), text(2), sqlite3_column_int(s, 3) != 0, sqlite3_column_int(s, 5)});
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE) throw store_error(sqlite3_errmsg(db));
+    return columns;
+}
+
+// The tables of `schema` (the one definition), read back from a database in memory.
+struct schema_tables {
+    std::vector<column_info> recordings;
+    std::vector<column_info> warnings;
+};
+
+schema_tables read_schema_tables() {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+        sqlite3_close_v2(db);
+        throw store_error("out of memory");
+    }
+    try {
+        if (sqlite3_exec(db, schema, nullptr, nullptr, nullptr) != SQLITE_OK) {
+            throw store_error(sqlite3_errmsg(db));
+        }
+        schema_tables t{columns_of(db, "main", "recordings"), columns_of(db, "main", "warnings")};
+        sqlite3_close_v2(db);
+        return t;
+    } catch (...) {
+        sqlite3_close_v2(db);
+        throw;
+    }
+}
+
+const schema_tables& expected_tables() {
+    static const schema_tables tables = read_schema_tables();
+    return tables;
+}
+
+// Empty when `found` are the columns `expected`; else the first difference.
+std::string columns_problem(const char* table, const std::vector<column_info>& found,
+                            const std::vector<column_info>& expected) {
+    const std::string name = std::string("table ") + table;
+    if (found.empty()) return "no " + name;
+    for (std::size_t i = 0; i < std::max(found.size(), expected.size()); ++i) {
+        if (i < found.size() && i < expected.size() && found[i] == expected[i]) continue;
+        const std::string place = name + " column " + std::to_string(i + 1) + " is ";
+        if (i >= expected.size()) return place + column_text(found[i]) + ", one too many";
+        if (i >= found.size()) return place + "missing, not " + column_text(expected[i]);
+        return place + column_text(found[i]) + ", not " + column_text(expected[i]);
+    }
+    return {};
+}
 
 // Column `i` of the current row as bytes, whether TEXT or BLOB.
 std::string column_bytes(sqlite3_stmt* s, int i) {
@@ -233,6 +333,11 @@ void sqlite_store::statement::reset() {
 // --- store -------------------------------------------------------------------------------------
 
 sqlite_store::sqlite_store(const std::string& file, bool track_seen) : track_seen_(track_seen) {
+    // SQLite would write its journal beside a device node, and fail on a FIFO only after that.
+    if (const std::optional<output_failure> problem = database_target_problem(file)) {
+        throw store_error(problem->reason, problem->refused ? store_error::fault::refused
+                                                            : store_error::fault::failed);
+    }
     if (sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
         SQLITE_OK) {
         const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -298,8 +403,31 @@ sqlite_store::identity sqlite_store::read_identity(const std::string& schema_nam
             read_int("SELECT count(*) FROM " + schema_name + ".sqlite_schema")};
 }
 
+std::string sqlite_store::tables_problem(const std::string& schema_name, bool before_metrics) {
+    const schema_tables& expected = expected_tables();
+    std::vector<column_info> recordings = expected.recordings;
+    if (before_metrics) recordings.resize(recordings.size() - metrics_column_count);
+    std::string problem =
+        columns_problem("recordings", columns_of(db_, schema_name, "recordings"), recordings);
+    if (problem.empty()) {
+        problem = columns_problem("warnings", columns_of(db_, schema_name, "warnings"),
+                                  expected.warnings);
+    }
+    return problem;
+}
+
 sqlite_store::schema_change sqlite_store::check_identity() {
     const identity found = read_identity("main");
+    if (found.application_id == application_id &&
+        (found.version == schema_version || found.version == 2)) {
+        // Its pragmas say it is one; its tables must agree, as every row written relies on them.
+        if (const std::string problem = tables_problem("main", found.version == 2);
+            !problem.empty()) {
+            throw store_error("not an inputanim index: its pragmas say schema " +
+                              std::to_string(found.version) + ", but " + problem +
+                              "; it was left unchanged");
+        }
+    }
     if (found.application_id == application_id) {
         if (found.version == schema_version) return schema_change::none;
         if (found.version == 2) return schema_change::add_metrics;
@@ -515,9 +643,14 @@ void sqlite_store::merge(const std::string& file) {
     }
     try {
         const identity found = read_identity("shard");
+        const std::string not_an_index = printable(file) + ": not an inputanim index of schema " +
+                                         std::to_string(schema_version);
         if (found.application_id != application_id || found.version != schema_version) {
-            throw store_error(printable(file) + ": not an inputanim index of schema " +
-                              std::to_string(schema_version));
+            throw store_error(not_an_index, store_error::fault::not_an_index);
+        }
+        if (const std::string problem = tables_problem("shard", false); !problem.empty()) {
+            throw store_error(not_an_index + " (" + problem + ")",
+                              store_error::fault::not_an_index);
         }
         exec("BEGIN IMMEDIATE");
         in_transaction_ = true;
@@ -542,6 +675,29 @@ void sqlite_store::finish() {
     exec("COMMIT");
     in_transaction_ = false;
     pending_ = 0;
+}
+
+void merge_indexes(const std::string& output, const std::vector<std::string>& inputs) {
+    struct stat st {};
+    const bool exists = ::stat(output.c_str(), &st) == 0;
+    output_file fresh;
+    if (!exists) {
+        if (const std::optional<output_failure> failure = fresh.open_new_database(output)) {
+            throw store_error(failure->reason, failure->refused ? store_error::fault::refused
+                                                                : store_error::fault::failed);
+        }
+    }
+    {
+        sqlite_store out(exists ? output : fresh.path(), false);
+        for (const std::string& input : inputs) out.merge(input);
+        out.finish();
+    }
+    // Closed: the write-ahead log is checkpointed into the file and removed.
+    if (!exists) {
+        if (const std::optional<output_failure> failure = fresh.commit()) {
+            throw store_error(failure->reason);
+        }
+    }
 }
 
 }  // namespace inputanim::cli

@@ -23,10 +23,25 @@ struct sqlite3_stmt;
 
 namespace inputanim::cli {
 
-// Any failure of the database: the message says what and why.
+// Any failure of the database: the message says what and why, and fault() whose it is.
 class store_error : public std::runtime_error {
   public:
-    using std::runtime_error::runtime_error;
+    enum class fault : std::uint8_t {
+        // SQLite or the system failed, or the database is not an index this version keeps.
+        failed,
+        // The name does not lead to a regular file (a device, a FIFO, a directory): a usage
+        // error, found before SQLite opens it.
+        refused,
+        // An input of merge() is not an inputanim index of this schema; the message starts with
+        // its name.
+        not_an_index,
+    };
+    explicit store_error(const std::string& message, fault kind = fault::failed)
+        : std::runtime_error(message), kind_(kind) {}
+    fault kind() const noexcept { return kind_; }
+
+  private:
+    fault kind_;
 };
 
 // What the database remembers of a path from an earlier run.
@@ -41,7 +56,8 @@ struct known_file {
 
 class sqlite_store {
   public:
-    // Opens or creates the database and its tables. With `track_seen`, the paths passed to
+    // Opens or creates the database and its tables; `file` must be a regular file or a new
+    // name (database_target_problem, output_file.hpp). With `track_seen`, the paths passed to
     // put() and seen() are remembered (in a temporary table) for unseen_under(). Throws
     // store_error.
     sqlite_store(const std::string& file, bool track_seen);
@@ -65,7 +81,9 @@ class sqlite_store {
     void remove(std::string_view path);
     // Copies every row of the index `file` (an inputanim index of this schema, such as one shard
     // of `index --shard`) into this one with its warnings, replacing the rows of the same paths,
-    // in one transaction. Throws store_error, leaving this index as it was.
+    // in one transaction. An input is known by its pragmas and by its tables' columns (names,
+    // types, constraints, in order), which the copy relies on. Throws store_error, leaving this
+    // index as it was.
     void merge(const std::string& file);
     // Commits what is pending.
     void finish();
@@ -109,6 +127,9 @@ class sqlite_store {
         std::int64_t objects = 0;
     };
     identity read_identity(const std::string& schema_name);
+    // Empty when the tables of the attached database `schema_name` have the columns of the
+    // schema (of schema 2 when `before_metrics`); else the first difference.
+    std::string tables_problem(const std::string& schema_name, bool before_metrics);
     void exec(const char* sql);
     // Counts a change; commits and begins a new transaction every batch_size changes.
     void changed();
@@ -129,5 +150,12 @@ class sqlite_store {
     statement unseen_file_;
     statement delete_;
 };
+
+// `index merge OUT IN...`: the rows of the index databases `inputs`, in order (later ones win),
+// into `output`. An existing OUT (a regular file) is updated in place, as `index --sqlite`
+// updates it, each input in one transaction; a new OUT is built at a temporary name beside it
+// (output_file) and renamed into place once every input is in, so it appears complete or not at
+// all. Throws store_error: refused when OUT is not a regular file, not_an_index for an input.
+void merge_indexes(const std::string& output, const std::vector<std::string>& inputs);
 
 }  // namespace inputanim::cli

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct view_options {
     double rate = viewer_default_rate;
     bool open = false;
     std::string layout = "auto";
+    std::vector<std::string> allow_hosts;
 };
 
 // Starts the desktop's browser on `url` (xdg-open), without waiting for it.
@@ -37,7 +39,13 @@ void open_browser(std::string_view url) {
         std::cerr << "inputanim view: cannot run xdg-open; open " << url << " in a browser\n";
         return;
     }
-    std::thread([pid] { ::waitpid(pid, nullptr, 0); }).detach();
+    try {
+        std::thread([pid] { ::waitpid(pid, nullptr, 0); }).detach();
+    } catch (const std::system_error& e) {
+        // The browser runs anyway; only its exit status is left unread until view exits.
+        std::cerr << "inputanim view: warning: cannot start a thread to wait for xdg-open: "
+                  << e.what() << '\n';
+    }
 }
 
 int run_view(const view_options& o) {
@@ -82,6 +90,11 @@ int run_view(const view_options& o) {
             name, whole.bytes, whole.mapped, c.rep, c.bytes, c.compressed_bytes, how, o.rate,
             viewer_max_frame_bytes, default_max_rows, url + "/frames",
             whole.invalid ? "the recording could not be read whole: nothing to play" : ""));
+        if (site->recordings.back().frames_refused) {
+            std::cerr << "inputanim view: " << printable(name) << ": no frames: they would pass "
+                      << (viewer_max_frame_bytes >> 20) << " MiB even at " << viewer_min_rate
+                      << " per second (the page lists it with its report)\n";
+        }
         if (!c.rep.valid()) {
             std::cerr << "inputanim view: " << printable(name)
                       << ": invalid: " << error_text(c.rep.error)
@@ -92,6 +105,7 @@ int run_view(const view_options& o) {
     server_config config;
     config.listen = o.listen;
     config.site = site;
+    config.allow_hosts = o.allow_hosts;
     // Uploads through the page are strangers' bytes as in `serve`.
     config.how.limits = upload_limits();
     config.how.layout = how.layout;
@@ -116,6 +130,10 @@ command add_view_command(CLI::App& app) {
         ->check(CLI::Range(1.0, 1000.0))
         ->capture_default_str();
     add_layout_option(*cmd, o->layout);
+    cmd->add_option("--allow-host", o->allow_hosts,
+                    "A host name (no port) requests may name besides localhost, 127.0.0.1, "
+                    "[::1] and the listen address; repeatable")
+        ->allow_extra_args(false);
     cmd->add_flag("--open", o->open, "Open the page in the desktop's browser (xdg-open)");
     cmd->footer(
         "Prints the page's URL and serves until Ctrl-C. Exit status 1 when a file is "

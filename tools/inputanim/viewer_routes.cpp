@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -38,6 +39,27 @@ void put_row(char* out, std::span<const float> row) {
             for (int b = 0; b < 4; ++b) *out++ = static_cast<char>((u >> (8 * b)) & 0xff);
         }
     }
+}
+
+// The frames' grid within `max_frame_bytes`. Its rows are counted as the resampler will produce
+// them (set_grid's count: far from 0, grid points sharing a float32 time are one row), against the
+// ceiling and before anything is allocated; the count stops past the ceiling, so a refusal costs
+// at most that many rows whatever the key times. A grid over the ceiling is resampled at the rate
+// whose grid points (at most width * rate + 3, more than its rows) fit, down to viewer_min_rate;
+// lower, the frames are refused (too_many_rows).
+grid_error frames_grid(const recording& rec, resampler& rs, double& rate,
+                       std::uint64_t max_frame_bytes) {
+    const std::uint64_t max_rows = max_frame_bytes / (4 * (rs.curves().size() + 1));
+    const grid_error grid = rs.set_grid(rate, std::nullopt, std::nullopt, max_rows);
+    if (grid != grid_error::too_many_rows || max_rows < 4) return grid;
+    // Both ends exist and are finite: set_grid counted points between them.
+    const summary& s = rec.summary();
+    const double width = static_cast<double>(*s.duration) - static_cast<double>(*s.start);
+    const double lowered = std::max(static_cast<double>(max_rows - 3) / width, viewer_min_rate);
+    if (lowered >= rate) return grid;
+    const grid_error fitted = rs.set_grid(lowered, std::nullopt, std::nullopt, max_rows);
+    if (fitted == grid_error::none) rate = lowered;
+    return fitted;
 }
 
 // Reads the whole recording behind a gzip upload: the body goes into an anonymous in-memory file,
@@ -178,6 +200,7 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
     nlohmann::json markers = nlohmann::json::array();
     resampler rs(rec);
     grid_error grid = grid_error::no_keys;
+    const double asked = rate;
     if (!io) {
         for (const curve_view& c : rec.curves()) {
             if (named_invalid(rep, c)) {
@@ -199,14 +222,7 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
             });
             if (marker_io) markers = nlohmann::json::array();
         }
-        // A grid too large for max_frame_bytes is resampled at the rate that fits it.
-        const std::uint64_t row_bytes = 4 * (rs.curves().size() + 1);
-        grid = rs.set_grid(rate);
-        if (grid == grid_error::none && rs.row_count() * row_bytes > max_frame_bytes) {
-            const double fits = static_cast<double>(max_frame_bytes / row_bytes - 1);
-            rate = rate * fits / static_cast<double>(rs.row_count());
-            grid = rs.set_grid(rate);
-        }
+        grid = frames_grid(rec, rs, rate, max_frame_bytes);
     }
     const std::uint64_t rows = grid == grid_error::none ? rs.row_count() : 0;
     const std::size_t columns = rs.curves().size() + 1;
@@ -235,7 +251,33 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
     } else if (!omitted.empty()) {
         why = "the curve with the invalid keyframe is left out; the other curves play";
     }
-    if (why.empty() && rows == 0) why = "no curve has a keyframe: nothing to play";
+    const auto add_why = [&](const std::string& n) { why += (why.empty() ? "" : "; ") + n; };
+    if (!io) {
+        const summary& s = rec.summary();
+        const std::string span = "from " + number_text(s.start.value_or(0.0f)) + " to " +
+                                 number_text(s.duration.value_or(0.0f)) + " s";
+        if (grid == grid_error::no_keys) {
+            add_why("no curve has a keyframe: nothing to play");
+        } else if (grid == grid_error::bad_time) {
+            add_why("no frames: the recording's key times are not finite");
+        } else if (grid == grid_error::too_many_rows) {
+            out.frames_refused = true;
+            add_why("no frames: " + span + ", the frames would pass their ceiling of " +
+                    std::to_string(max_frame_bytes >> 20) + " MiB even at " +
+                    number_text(viewer_min_rate) + " per second (more than " +
+                    std::to_string(max_frame_bytes / (4 * columns)) + " rows of " +
+                    std::to_string(columns) + " columns)");
+        } else if (rate != asked) {
+            add_why("resampled at " + number_text(rate) + " per second instead of " +
+                    number_text(asked) + " so that the frames stay within " +
+                    std::to_string(max_frame_bytes >> 20) + " MiB");
+        }
+        if (rows > 0 && rs.row_count() < rs.point_count()) {
+            add_why("key times this far from 0 are coarser than a frame: the " +
+                    std::to_string(rs.point_count()) + " grid points " + span + " fall on " +
+                    std::to_string(rows) + " distinct float32 times, one row each");
+        }
+    }
     timeline_metrics measured;
     if (io) {
         measured.note = "no metrics: the file could not be read";
@@ -257,6 +299,7 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
         {"markers", std::move(markers)},
         {"report", report_json(rep, how, file_bytes, compressed_bytes)},
         {"note", why},
+        {"error", out.frames_refused ? nlohmann::json("frames_too_large") : nlohmann::json()},
         {"metrics", std::move(measured.metrics)},
         {"events", std::move(measured.events)},
         {"metrics_note", std::move(measured.note)},
@@ -350,10 +393,13 @@ viewer_response viewer_upload(std::string_view name, std::span<const std::byte> 
         bytes = inflate_upload(kept, how, in, storage);
         if (bytes.empty()) note = "the gzip upload could not be inflated whole: nothing to play";
     }
-    viewer_response r;
-    r.body = viewer_bundle(prepare_recording(
+    const viewer_recording prepared = prepare_recording(
         name, bytes, false, rep, recording_bytes, compressed_bytes, how, viewer_default_rate,
-        viewer_max_upload_frame_bytes, viewer_max_upload_samples, "", note));
+        viewer_max_upload_frame_bytes, viewer_max_upload_samples, "", note);
+    viewer_response r;
+    // Still the bundle, with the report and the metrics: the page shows them and the reason.
+    if (prepared.frames_refused) r.status = 422;
+    r.body = viewer_bundle(prepared);
     r.content_type = "application/vnd.inputanim.view";
     return r;
 }

@@ -17,13 +17,21 @@ namespace inputanim::cli {
 
 // The rate the page asks for unless told otherwise.
 inline constexpr double viewer_default_rate = 60.0;
+// The lowest rate a recording too long for its frame ceiling is resampled at (the lowest `view
+// --rate`): below one frame a second nothing plays as motion, and the frames are refused instead.
+inline constexpr double viewer_min_rate = 1.0;
 // The most frame bytes one recording is resampled into: a longer recording is resampled at a lower
-// rate (the description says which), so that neither the server nor the page holds more. An
-// upload (a stranger's bytes, answered while other uploads are) gets less.
+// rate (the description says which), down to viewer_min_rate, past which its frames are refused,
+// so that neither the server nor the page holds more. An upload (a stranger's bytes, answered
+// while other uploads are) gets less.
 inline constexpr std::uint64_t viewer_max_frame_bytes = std::uint64_t{256} << 20;
 inline constexpr std::uint64_t viewer_max_upload_frame_bytes = std::uint64_t{64} << 20;
-// Uploads to POST /view answered at once; more are answered 503 (each holds its body and frames).
+// Uploads to POST /view answered at once, from their header until their answer is sent or their
+// connection closed; more are answered 503 (each holds its body and frames).
 inline constexpr std::size_t viewer_max_uploads = 4;
+// The threads that build the answers to POST /view (inflate, resample, measure), off the threads
+// that serve connections: one per upload answered at once, so that none waits for another.
+inline constexpr unsigned viewer_workers = viewer_max_uploads;
 // The metrics and the timeline's events are measured on the metrics' own grid (metrics_options{},
 // 60 Hz whatever the frames' rate), up to a number of grid samples: for an upload about 4.6 hours
 // (a longer one is shown without them; `view` passes the ceiling of `inputanim metrics`).
@@ -37,6 +45,9 @@ inline constexpr std::size_t viewer_max_events = 10'000;
 struct viewer_recording {
     std::string description;
     std::string frames;
+    // The frames would pass their ceiling even at viewer_min_rate: none were built (the
+    // description's note says why).
+    bool frames_refused = false;
 };
 
 // Resamples `bytes` (a whole recording, already checked by `rep`) at `rate` Hz from its first key
