@@ -255,9 +255,9 @@ layout_choice layout_named(const std::string& name) {
         "layout must be 'auto', 'compact', 'full', '2019-06' or '2019-05', not '" + name + "'");
 }
 
-// A limit's value as `checked_with.limits` holds it: None (no limit) or an integer from 0 to
-// `max` (bool refused, though Python makes it an int: True is no count). Raises ValueError naming
-// the key.
+// A limit's value as `checked_with.limits` holds it: None (no limit) or an integer from 0 to the
+// largest T (bool refused, though Python makes it an int: True is no count). Raises ValueError
+// naming the key.
 template <class T>
 std::optional<T> limit_value(const std::string& name, const py::handle value) {
     if (value.is_none()) return std::nullopt;
