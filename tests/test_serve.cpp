@@ -1100,11 +1100,12 @@ TEST_F(Serve, AThreadTheSystemRefusesIsAnErrorWithAMessageNotAnAbort) {
 TEST_F(Serve, ThreadsTheSystemRefusesLeaveFewerWithAWarningNotAnAbort) {
     // Four tasks for the user: `timeout`, the server and two threads. The workers get two of
     // their four, the connections only the main thread; the server listens and, at timeout's
-    // SIGTERM, shuts down as usual (exit 0).
+    // SIGTERM, shuts down as usual (exit 0). A user of its own, not the other test's: ctest -j
+    // may run both at once.
     if (::geteuid() != 0) GTEST_SKIP() << "needs root to run as another user";
     if (!std::filesystem::exists("/usr/bin/setpriv")) GTEST_SKIP() << "no setpriv (util-linux)";
     const run_result r = run_process(
-        {"/usr/bin/setpriv", "--reuid=54321", "--regid=54321", "--clear-groups", "prlimit",
+        {"/usr/bin/setpriv", "--reuid=54322", "--regid=54322", "--clear-groups", "prlimit",
          "--nproc=4", "env", "ASAN_OPTIONS=detect_leaks=0", "timeout", "--preserve-status", "5",
          INPUTANIM_CLI, "serve", "--listen", "127.0.0.1:0", "--threads", "4"},
         {scratch_.path()});

@@ -379,8 +379,11 @@ class host_policy {
   public:
     host_policy(const tcp::endpoint& bound, const std::vector<std::string>& allowed)
         : port_(std::to_string(bound.port())), allowed_(allowed) {
+        // 0.0.0.0 and [::] listen on every address but are none a client should name.
         const net::ip::address a = bound.address();
-        local_.push_back(a.is_v6() ? "[" + a.to_string() + "]" : a.to_string());
+        if (!a.is_unspecified()) {
+            local_.push_back(a.is_v6() ? "[" + a.to_string() + "]" : a.to_string());
+        }
     }
 
     // `host` names this server: a loopback name or the listen address with the port bound or
