@@ -448,7 +448,7 @@ TEST_F(Cli, JobsSplitALargeFilesKeyframeChecksWithoutChangingTheReport) {
     // report, not an abort.
     bool ran = false;
     const run_result limited =
-        run_with_thread_limit({"validate", "--json", "--jobs", "3", f}, 1, ran);
+        run_with_thread_limit({"validate", "--json", "--jobs", "3", f}, 1, 54333, ran);
     if (ran) {
         EXPECT_EQ(limited.status, 1) << limited.err;
         EXPECT_EQ(limited.out, one.out);

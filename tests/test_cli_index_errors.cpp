@@ -71,7 +71,7 @@ TEST_F(IndexCli, WhenTheSystemRefusesEveryReadingThreadTheRunEndsWithAMessageNot
     write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
     bool ran = false;
     const run_result r =
-        run_with_thread_limit({"index", "--jobs", "4", "--jsonl", "-", data()}, 1, ran);
+        run_with_thread_limit({"index", "--jobs", "4", "--jsonl", "-", data()}, 1, 54331, ran);
     if (!ran) GTEST_SKIP() << "needs root to run the command as a user with a process limit";
     EXPECT_EQ(r.status, 3) << r.err;
     EXPECT_NE(r.err.find("inputanim: cannot start a thread to read files: Resource temporarily "
@@ -89,7 +89,7 @@ TEST_F(IndexCli, WhenTheSystemRefusesSomeThreadsTheRunGoesOnWithTheOthersAndSays
     bool ran = false;
     // The main thread and two workers.
     const run_result r =
-        run_with_thread_limit({"index", "--jobs", "8", "--jsonl", "-", data()}, 3, ran);
+        run_with_thread_limit({"index", "--jobs", "8", "--jsonl", "-", data()}, 3, 54332, ran);
     if (!ran) GTEST_SKIP() << "needs root to run the command as a user with a process limit";
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("inputanim: warning: 2 of 8 threads started (the system refused the "

@@ -47,13 +47,14 @@ class cli_fixture : public ::testing::Test {
         return run_process(argv, {scratch_.path(), false, target});
     }
 
-    // `inputanim ARGS...` run as a user of its own (a uid no other process has) that may have
-    // at most `max_processes` processes and threads: every thread past the main one beyond that
+    // `inputanim ARGS...` run as user `uid`, one no other process has (each test its own, as
+    // ctest runs tests side by side), that may have at most `max_processes` processes and
+    // threads: every thread past the main one beyond that
     // is refused (EAGAIN), as on a machine at its process limit. Root is exempt from the limit,
     // hence the other user; the scratch folder is opened to it. Needs root (setpriv): `ran` is
     // false, and nothing run, without it.
     run_result run_with_thread_limit(const std::vector<std::string>& args, int max_processes,
-                                     bool& ran) const {
+                                     int uid, bool& ran) const {
         ran = ::geteuid() == 0;
         if (!ran) return {};
         std::filesystem::permissions(scratch_.path(), std::filesystem::perms::all);
@@ -63,8 +64,8 @@ class cli_fixture : public ::testing::Test {
                                          "/usr/bin/prlimit",
                                          "--nproc=" + std::to_string(max_processes),
                                          "/usr/bin/setpriv",
-                                         "--reuid=54321",
-                                         "--regid=54321",
+                                         "--reuid=" + std::to_string(uid),
+                                         "--regid=" + std::to_string(uid),
                                          "--clear-groups",
                                          "--",
                                          INPUTANIM_CLI};
