@@ -7,7 +7,6 @@ import io
 import math
 import tracemalloc
 
-import numpy as np
 import pytest
 
 import inputanim

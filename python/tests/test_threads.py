@@ -68,9 +68,10 @@ def test_thread_counts_are_from_1_to_max_threads(generated, tree):
         # Checked before any work is sent to the cluster (so no client is needed here).
         "dask.index": lambda n: inputanim.dask.index(tree, None, jobs=n),
     }
+    refused = r"(jobs|threads) must be an integer from 1 to 256"
     for what, call in calls.items():
         for bad in (0, -1, inputanim.MAX_THREADS + 1, 2**64, 1.5, 2.0, "2", True):
-            with pytest.raises(ValueError, match=r"(jobs|threads) must be an integer from 1 to 256"):
+            with pytest.raises(ValueError, match=refused):
                 call(bad)
                 pytest.fail(f"{what}({bad!r})")
     assert inputanim.validate(path, threads=inputanim.MAX_THREADS)["valid"]
