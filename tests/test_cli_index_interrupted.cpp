@@ -2,9 +2,7 @@
 // with changing options, and files changing between rounds: the database left behind always
 // passes `PRAGMA integrity_check`, and every row holds the verdict that a fresh one-file
 // validation gives under the options the row records. No run leaves a torn row or a stale verdict.
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,8 +21,6 @@
 #include "support/index_cli.hpp"
 #include "support/sqlite_database.hpp"
 
-extern char** environ;
-
 using namespace inputanim;
 using namespace inputanim::testing;
 using nlohmann::json;
@@ -32,21 +28,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Starts `inputanim ARGS...` with stdout and stderr thrown away; returns its pid.
+// Starts `inputanim ARGS...` in the background; returns its pid.
 pid_t start(const std::vector<std::string>& args) {
-    std::vector<std::string> words = {INPUTANIM_CLI};
-    words.insert(words.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& w : words) argv.push_back(w.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    pid_t pid = -1;
-    EXPECT_EQ(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&actions);
-    return pid;
+    std::vector<std::string> argv = {INPUTANIM_CLI};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return start_process(argv);
 }
 
 // The command-line options that give the options a row records (its "checked_with").

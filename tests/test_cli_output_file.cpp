@@ -2,9 +2,7 @@
 // that writes one (convert OUT, gen -o, index --jsonl): where the name leads decides how it is
 // written; links, devices and FIFOs are written through, never replaced; a replaced file keeps
 // its permission bits; an interrupted command leaves no temporary file and the old file as it was.
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -22,8 +20,6 @@
 #include "inputanim/generate.hpp"
 #include "support/cli_fixture.hpp"
 #include "support/gzip_bytes.hpp"
-
-extern char** environ;
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -51,34 +47,11 @@ class OutputFile : public cli_fixture {
     run_result shell(const std::string& line) const {
         return run_process({"/bin/sh", "-c", line}, {path(""), false});
     }
-    // `inputanim ARGS...` started in the background, stdout and stderr thrown away.
+    // `inputanim ARGS...` started in the background, its signals at their default actions.
     pid_t start(const std::vector<std::string>& args) const {
-        std::vector<std::string> words = {INPUTANIM_CLI};
-        words.insert(words.end(), args.begin(), args.end());
-        std::vector<char*> argv;
-        for (std::string& w : words) argv.push_back(w.data());
-        argv.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-        // The signals' default actions and none blocked, whatever the test runner inherited (a
-        // background job ignores SIGINT, nohup SIGHUP).
-        posix_spawnattr_t attributes;
-        posix_spawnattr_init(&attributes);
-        sigset_t defaults;
-        sigemptyset(&defaults);
-        for (const int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&defaults, s);
-        posix_spawnattr_setsigdefault(&attributes, &defaults);
-        sigset_t none;
-        sigemptyset(&none);
-        posix_spawnattr_setsigmask(&attributes, &none);
-        posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-        pid_t pid = -1;
-        EXPECT_EQ(posix_spawn(&pid, argv[0], &actions, &attributes, argv.data(), environ), 0);
-        posix_spawnattr_destroy(&attributes);
-        posix_spawn_file_actions_destroy(&actions);
-        return pid;
+        std::vector<std::string> argv = {INPUTANIM_CLI};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return start_process(argv);
     }
     // Starts `args`, waits until the temporary file of `name` exists (so the output is being
     // written), sends `signal_number`, and expects the process to end by that signal (a shell

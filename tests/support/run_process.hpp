@@ -40,6 +40,12 @@ struct run_options {
 // program cannot be started or does not exit normally; the status is then -1.
 run_result run_process(const std::vector<std::string>& argv, const run_options& options);
 
+// Starts argv[0] (a path) with argv in the background, stdout and stderr thrown away, SIGINT,
+// SIGTERM and SIGHUP at their default actions and no signal blocked, whatever the test runner
+// inherited (a background job ignores SIGINT, nohup SIGHUP), so that a test may signal it.
+// Returns its pid, to be waited for; -1 and a test failure when it cannot be started.
+int start_process(const std::vector<std::string>& argv);
+
 // A fresh empty folder under the system's temporary folder, removed with everything in it.
 class scratch_folder {
   public:
