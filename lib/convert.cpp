@@ -159,6 +159,11 @@ class time_shift {
         return !on_ || !std::isfinite(t) || std::isfinite(t - by_);
     }
     bool overflowed() const noexcept { return overflowed_; }
+    bool on() const noexcept { return on_; }
+    // Whether the shift moves times up, the only way a key time it keeps can pass the largest
+    // float: a sorted curve's kept keys lie at or after the time shifted to zero. A marker may
+    // lie anywhere.
+    bool moves_up() const noexcept { return on_ && !(by_ >= 0.0f); }
 
   private:
     bool on_;
@@ -212,7 +217,7 @@ class converter {
     void run() {
         const block_flags blocks =
             o_.minor == 0 ? block_flags{true, true, false} : source_.header().blocks;
-        if (!shift_fits(blocks)) {
+        if (shift_.on() && !shift_fits(blocks)) {
             r_.error = std::make_error_code(std::errc::result_out_of_range);
             return;
         }
@@ -254,8 +259,12 @@ class converter {
     // Whether every key and marker time the output keeps stays finite once shifted: the last
     // (and first) key each curve keeps in the window, and each marker in it. Shifted times only
     // grow from there by the nudges that keep them increasing, which run() checks as it writes.
+    // The keys are read only when the shift moves times up: reading each curve's first and last
+    // kept key faults in (and reads ahead around) two places per curve before the conversion
+    // releases them, tens of MB for a large file. Keys out of order, which only level structure
+    // lets through, are caught as they are written.
     bool shift_fits(const block_flags blocks) const {
-        const std::size_t count = curve_count(blocks);
+        const std::size_t count = shift_.moves_up() ? curve_count(blocks) : 0;
         for (std::size_t i = 0; i < count; ++i) {
             const curve_view* c = source_.find(curve_at(blocks, i));
             if (c == nullptr) continue;
