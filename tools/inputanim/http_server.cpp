@@ -39,6 +39,7 @@
 #include "inputanim/input.hpp"
 #include "inputanim/stream.hpp"
 #include "report_json.hpp"
+#include "threads.hpp"
 #include "viewer_routes.hpp"
 
 namespace inputanim::cli {
@@ -561,20 +562,6 @@ void report_failure(std::exception_ptr e) {
     } catch (...) {
         std::cerr << "inputanim serve: a connection failed\n";
     }
-}
-
-// Starts up to `n` threads running `body`, into `threads`; a thread the system refuses
-// (std::system_error) ends the starting. Returns the reason of the refusal, or no error.
-template <class Body>
-std::error_code start_threads(unsigned n, std::vector<std::thread>& threads, const Body& body) {
-    for (unsigned i = 0; i < n; ++i) {
-        try {
-            threads.emplace_back(body);
-        } catch (const std::system_error& e) {
-            return e.code();
-        }
-    }
-    return {};
 }
 
 // The threads that resample and measure uploads to POST /view, off the I/O threads, so that a

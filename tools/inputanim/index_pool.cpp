@@ -5,6 +5,7 @@
 #include <span>
 
 #include "ceilings.hpp"
+#include "threads.hpp"
 
 namespace inputanim::cli {
 
@@ -204,16 +205,8 @@ index_pool::index_pool(unsigned jobs, std::size_t window, validate_options how,
       done_(std::move(done)),
       slots_(std::max<std::size_t>(window, 1)) {
     workers_.reserve(jobs);
-    for (unsigned i = 0; i < jobs; ++i) {
-        // The environment may refuse a thread (a process or memory limit): the run goes on with
-        // those that started, and the indexer says so.
-        try {
-            workers_.emplace_back([this] { work(); });
-        } catch (const std::system_error& e) {
-            refused_ = e.code();
-            break;
-        }
-    }
+    // The run goes on with the threads that started, and the indexer says so.
+    refused_ = start_threads(jobs, workers_, [this] { work(); });
     if (workers_.empty()) {
         throw std::system_error(refused_, "cannot start a thread to read files");
     }
