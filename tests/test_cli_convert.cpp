@@ -6,6 +6,7 @@
 
 #include "inputanim/generate.hpp"
 #include "support/cli_fixture.hpp"
+#include "support/generated.hpp"
 #include "support/gzip_bytes.hpp"
 
 using namespace inputanim;
@@ -31,15 +32,6 @@ class ConvertCli : public cli_fixture {
     }
     bool has(const std::string& name) const { return std::filesystem::exists(path(name)); }
 };
-
-bytes generated(int minor, layout l) {
-    generate_options g;
-    g.seconds = 2;
-    g.markers = 3;
-    g.minor = minor;
-    g.layout = l;
-    return write(generate(g));
-}
 
 }  // namespace
 

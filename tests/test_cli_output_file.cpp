@@ -17,8 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "inputanim/generate.hpp"
 #include "support/cli_fixture.hpp"
+#include "support/generated.hpp"
 #include "support/gzip_bytes.hpp"
 
 using namespace inputanim;
@@ -83,15 +83,6 @@ bytes text_bytes_of(const std::string& text) {
 
 bytes read_bytes(const std::string& name) {
     return text_bytes_of(slurp(name));
-}
-
-bytes generated(int minor = 1, layout l = layout::compact) {
-    generate_options g;
-    g.seconds = 2;
-    g.markers = 3;
-    g.minor = minor;
-    g.layout = l;
-    return write(generate(g));
 }
 
 unsigned mode_of(const std::string& name) {
