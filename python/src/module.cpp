@@ -28,16 +28,16 @@
 #include <utility>
 #include <vector>
 
-#include "ceilings.hpp"
-#include "indexer.hpp"
 #include "inputanim/evaluate.hpp"
 #include "inputanim/guard.hpp"
 #include "inputanim/input.hpp"
 #include "inputanim/metrics.hpp"
 #include "inputanim/recording.hpp"
 #include "inputanim/validate.hpp"
-#include "metrics_json.hpp"
-#include "report_json.hpp"
+#include "records/ceilings.hpp"
+#include "records/indexer.hpp"
+#include "records/metrics_json.hpp"
+#include "records/report_json.hpp"
 
 namespace py = pybind11;
 
@@ -240,12 +240,12 @@ py::object to_python(const nlohmann::json& j) {
 }
 
 py::dict error_dict(const error& e) {
-    return py::dict(to_python(cli::error_json(e)));
+    return py::dict(to_python(records::error_json(e)));
 }
 
 py::list warning_list(const report& rep) {
     py::list l;
-    for (const warning& w : rep.warnings()) l.append(to_python(cli::warning_json(w)));
+    for (const warning& w : rep.warnings()) l.append(to_python(records::warning_json(w)));
     return l;
 }
 
@@ -334,7 +334,7 @@ py::dict upload_limits_dict() {
 py::dict check_dict(py::object path, const file_check& c, const validate_options& how) {
     py::dict d;
     d["path"] = std::move(path);
-    d.attr("update")(to_python(cli::report_json(c.rep, how, c.bytes, c.compressed_bytes)));
+    d.attr("update")(to_python(records::report_json(c.rep, how, c.bytes, c.compressed_bytes)));
     return d;
 }
 
@@ -400,7 +400,8 @@ class event_columns final : public metrics_sink {
         when_.add(f.when);
         const std::array<float, 6> v = {f.direction.x, f.direction.y, f.direction.z,
                                         f.origin.x,    f.origin.y,    f.origin.z};
-        for (std::size_t i = 0; i < v.size(); ++i) vectors_[i].push_back(cli::json_number(v[i]));
+        for (std::size_t i = 0; i < v.size(); ++i)
+            vectors_[i].push_back(records::json_number(v[i]));
     }
     void saccade(const inputanim::saccade& s) override {
         if (kind_ != "saccades") return;
@@ -413,7 +414,7 @@ class event_columns final : public metrics_sink {
     py::dict take() {
         if (kind_ == "tracking" || kind_ == "pinch") join_hands();
         py::dict columns;
-        for (const auto& [name, value] : cli::event_header(kind_)) {
+        for (const auto& [name, value] : records::event_header(kind_)) {
             if (value.is_array()) {
                 const std::size_t first = name == "direction" ? 0 : 3;
                 for (std::size_t axis = 0; axis < 3; ++axis) {
@@ -436,8 +437,8 @@ class event_columns final : public metrics_sink {
         std::vector<std::int64_t> end_sample;
 
         void add(const grid_interval& g) {
-            start.push_back(cli::json_number(g.start));
-            end.push_back(cli::json_number(g.end));
+            start.push_back(records::json_number(g.start));
+            end.push_back(records::json_number(g.end));
             duration.push_back(g.duration);
             start_sample.push_back(static_cast<std::int64_t>(g.start_sample));
             end_sample.push_back(static_cast<std::int64_t>(g.end_sample));
@@ -554,7 +555,7 @@ class open_recording {
     py::dict summary_dict() const {
         py::dict d;
         d["bytes"] = rec().summary().bytes;
-        d.attr("update")(to_python(cli::summary_json(rec().summary())));
+        d.attr("update")(to_python(records::summary_json(rec().summary())));
         return d;
     }
 
@@ -565,7 +566,7 @@ class open_recording {
         recording_metrics m;
         measure_without_gil(options, m, nullptr);
         py::dict d;
-        for (const auto& [name, value] : cli::metrics_row(m)) d[text(name)] = to_python(value);
+        for (const auto& [name, value] : records::metrics_row(m)) d[text(name)] = to_python(value);
         py::list rows;
         rows.append(d);
         return rows;
@@ -779,7 +780,7 @@ std::optional<std::string> database_of(const py::object& name) {
 // without FIFOs, sockets and devices; the operands that do not exist and the folders that could
 // not be listed, with their errno.
 py::tuple list_files(const py::list& operand_names) {
-    struct collector final : cli::walk_visitor {
+    struct collector final : records::walk_visitor {
         std::vector<std::string> paths;
         std::vector<bool> named;
         std::vector<std::pair<std::string, int>> missing;
@@ -798,7 +799,7 @@ py::tuple list_files(const py::list& operand_names) {
     collector found;
     {
         py::gil_scoped_release release;
-        for (const std::string& operand : operands) cli::walk_operand(operand, found, false);
+        for (const std::string& operand : operands) records::walk_operand(operand, found, false);
     }
     py::list paths;
     for (const std::string& p : found.paths) paths.append(name_text(p));
@@ -813,9 +814,9 @@ py::tuple list_files(const py::list& operand_names) {
 
 // A run of `inputanim index` (indexer.hpp) without the GIL: its rows are kept, as the JSON Lines
 // the command writes, and made into dicts afterwards.
-class python_run final : public cli::index_observer {
+class python_run final : public records::index_observer {
   public:
-    python_run(const cli::index_plan& plan, const std::optional<std::string>& sqlite) {
+    python_run(const records::index_plan& plan, const std::optional<std::string>& sqlite) {
         if (sqlite) store_.emplace(*sqlite, plan.prune);
         run_.emplace(plan, store_ ? &*store_ : nullptr, *this);
     }
@@ -832,7 +833,7 @@ class python_run final : public cli::index_observer {
     py::tuple result() const {
         py::list rows;
         for (const std::string& line : lines_) rows.append(to_python(nlohmann::json::parse(line)));
-        const cli::index_totals& t = run_->counts();
+        const records::index_totals& t = run_->counts();
         py::dict totals;
         totals["files"] = t.files;
         totals["recordings"] = t.recordings;
@@ -847,21 +848,23 @@ class python_run final : public cli::index_observer {
     }
 
     void note(const std::string& message) override { notes_.push_back(message); }
-    void row(const cli::file_result&, std::string_view line) override { lines_.emplace_back(line); }
+    void row(const records::file_result&, std::string_view line) override {
+        lines_.emplace_back(line);
+    }
 
   private:
-    std::optional<cli::sqlite_store> store_;
-    std::optional<cli::indexer> run_;
+    std::optional<records::sqlite_store> store_;
+    std::optional<records::indexer> run_;
     std::vector<std::string> lines_;
     std::vector<std::string> notes_;
 };
 
-cli::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
-                              const std::string& layout_name, const py::dict& limit_values,
-                              bool force, bool prune, unsigned shard, unsigned shards,
-                              bool metrics) {
+records::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
+                                  const std::string& layout_name, const py::dict& limit_values,
+                                  bool force, bool prune, unsigned shard, unsigned shards,
+                                  bool metrics) {
     if (shards == 0 || shard >= shards) throw py::value_error("shard must be (K, N), 0 <= K < N");
-    cli::index_plan plan;
+    records::index_plan plan;
     plan.how = options_of(level_name, layout_name, limit_values, 1);
     plan.jobs = std::max(1u, jobs);
     plan.force = force;
@@ -871,7 +874,7 @@ cli::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
     if (metrics) {
         // As `inputanim index --metrics`.
         plan.metrics.emplace();
-        plan.metrics->max_samples = cli::default_max_rows;
+        plan.metrics->max_samples = records::default_max_rows;
     }
     return plan;
 }
@@ -886,7 +889,7 @@ py::tuple index_paths(const py::list& operand_names, unsigned jobs, const std::s
     python_run r(index_plan_of(jobs, level_name, layout_name, limit_values, force, prune, shard,
                                shards, metrics),
                  database_of(sqlite));
-    r.run([&](cli::indexer& run) {
+    r.run([&](records::indexer& run) {
         for (const std::string& operand : operands) run.add_operand(operand);
     });
     return r.result();
@@ -903,7 +906,7 @@ py::tuple index_files(const py::list& path_names, const std::vector<bool>& named
     python_run r(
         index_plan_of(jobs, level_name, layout_name, limit_values, force, false, 0, 1, metrics),
         database_of(sqlite));
-    r.run([&](cli::indexer& run) {
+    r.run([&](records::indexer& run) {
         for (std::size_t i = 0; i < paths.size(); ++i) run.add_listed(paths[i], named[i]);
     });
     return r.result();
@@ -914,7 +917,7 @@ void merge_index(const py::bytes& output_path, const py::list& input_paths) {
     const std::string output = path_of(output_path);
     const std::vector<std::string> inputs = name_bytes(input_paths);
     py::gil_scoped_release release;
-    cli::merge_indexes(output, inputs);
+    records::merge_indexes(output, inputs);
 }
 
 // (Recording, None) for a structurally valid input, else (None, the error as validate reports
@@ -962,7 +965,7 @@ PYBIND11_MODULE(_core, m) {
     m.doc() = "The C++ core of inputanim; use the inputanim package.";
 
     // A database that is not an index of the command's schema, or that could not be written.
-    py::register_exception<cli::store_error>(m, "DatabaseError", PyExc_RuntimeError);
+    py::register_exception<records::store_error>(m, "DatabaseError", PyExc_RuntimeError);
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
@@ -1014,7 +1017,7 @@ PYBIND11_MODULE(_core, m) {
         .def("markers", &open_recording::markers)
         .def("sample", &open_recording::sample, py::arg("rate"), py::arg("globs"), py::arg("start"),
              py::arg("stop"), py::arg("curve_major") = false,
-             py::arg("max_rows") = cli::default_max_rows);
+             py::arg("max_rows") = records::default_max_rows);
 
     m.def("open", &open_path, py::arg("path"), py::arg("copy"), py::arg("layout"),
           py::arg("by_reads") = true);
@@ -1034,13 +1037,13 @@ PYBIND11_MODULE(_core, m) {
     m.def("upload_limits", &upload_limits_dict);
     m.def(
         "check_limits", [](const py::dict& values) { limits_of(values); }, py::arg("limits"));
-    m.attr("MAX_THREADS") = cli::max_threads;
-    m.attr("DEFAULT_MAX_ROWS") = cli::default_max_rows;
+    m.attr("MAX_THREADS") = records::max_threads;
+    m.attr("DEFAULT_MAX_ROWS") = records::default_max_rows;
     m.def(
         "event_columns",
         [](const std::string& kind) {
             py::list columns;
-            for (const auto& [name, value] : cli::event_header(kind)) {
+            for (const auto& [name, value] : records::event_header(kind)) {
                 columns.append(py::make_tuple(text(name), value.is_array()));
             }
             return columns;

@@ -1,0 +1,322 @@
+// inputanim convert: a recording to another version or layout, optionally cut to a time window,
+// shifted to start at 0 and thinned as MRTK thins (the library's convert, inputanim/convert.hpp).
+// A plain file is converted from its mapping, whose pages are given back behind the walk, so a
+// file of any size converts in bounded memory; gzip and standard input are held whole.
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+
+namespace inputanim::cli {
+
+namespace {
+
+struct convert_cli_options {
+    std::string input;
+    std::string output;
+    std::string version = "1.1";
+    // Empty: the target version's default (compact for 1.1, full for 1.0).
+    std::string layout;
+    std::optional<double> from;
+    std::optional<double> to;
+    bool shift_to_zero = false;
+    bool thin = false;
+    std::string level = "full";
+    std::uint64_t max_bytes = default_max_whole_bytes;
+};
+
+int usage_error(const std::string& message) {
+    std::cerr << "inputanim convert: " << message << '\n';
+    return exit_usage;
+}
+
+void warn(const std::string& file, const std::string& message) {
+    std::cerr << "inputanim: " << printable(file) << ": warning: " << message << '\n';
+}
+
+// What the command line alone can tell is wrong, before any file is opened.
+std::optional<std::string> option_problem(const convert_cli_options& o) {
+    if (o.version == "1.0" && o.layout == "compact") {
+        return "version 1.0 has only the full layout (--layout compact needs --to 1.1)";
+    }
+    constexpr double float_max = std::numeric_limits<float>::max();
+    for (const auto& [name, value] : {std::pair{"--from", o.from}, std::pair{"--to-time", o.to}}) {
+        if (value && !(std::abs(*value) <= float_max)) {
+            return std::string(name) + " " + number_text(*value) +
+                   " is not a time a recording can hold (a finite float, at most " +
+                   number_text(float_max) + " in magnitude)";
+        }
+    }
+    if (o.from && o.to && *o.from > *o.to) {
+        return "--from " + number_text(*o.from) + " is after --to-time " + number_text(*o.to);
+    }
+    return std::nullopt;
+}
+
+convert_options library_options(const convert_cli_options& o) {
+    convert_options c;
+    c.minor = o.version == "1.0" ? 0 : 1;
+    c.layout = o.layout == "full" ? layout::full : layout::compact;
+    if (o.from) c.from = static_cast<float>(*o.from);
+    if (o.to) c.to = static_cast<float>(*o.to);
+    c.shift_to_zero = o.shift_to_zero;
+    if (o.thin) c.thin = thinning{};
+    return c;
+}
+
+// Whether the two names are one file (a hard link, a symbolic link or another spelling).
+bool same_file(const std::string& a, const std::string& b) {
+    struct stat sa {};
+    struct stat sb {};
+    return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+// Gives the pages of a read-only file mapping back to the system behind the conversion (their
+// bytes stay in the page cache): pieces arrive in file order within a curve, so contiguous ones
+// are joined and only whole pages are released.
+class page_release {
+  public:
+    explicit page_release(std::span<const std::byte> mapping) : mapping_(mapping) {}
+
+    void operator()(std::span<const std::byte> piece) {
+        const auto start = static_cast<std::size_t>(piece.data() - mapping_.data());
+        if (start != end_) begin_ = start;
+        end_ = start + piece.size();
+        const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        const auto base = reinterpret_cast<std::uintptr_t>(mapping_.data());
+        const std::uintptr_t first = (base + begin_ + page - 1) / page * page;
+        const std::uintptr_t last = (base + end_) / page * page;
+        if (last <= first) return;
+        // Advice only: a failure leaves the pages where they are.
+        ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+        begin_ = last - base;
+    }
+
+  private:
+    std::span<const std::byte> mapping_;
+    std::size_t begin_ = 0;
+    std::size_t end_ = 0;
+};
+
+// The content checks of level full over a mapped file, read with pread(2) a MiB at a time
+// rather than through the mapping, whose pages would all stay in memory.
+report check_by_reads(int fd, const validate_options& how, std::error_code& io) {
+    chunk_validator v(how);
+    std::vector<std::byte> buffer(std::size_t{1} << 20);
+    off_t at = 0;
+    for (;;) {
+        const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), at);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            io = {errno, std::system_category()};
+            return {};
+        }
+        if (n == 0) break;
+        at += n;
+        if (v.feed(std::span(buffer.data(), static_cast<std::size_t>(n))) == stream_status::error) {
+            break;
+        }
+    }
+    return v.finish();
+}
+
+void print_warnings(const std::string& file, const convert_result& r) {
+    const auto n = [](std::uint64_t v) { return std::to_string(v); };
+    if (r.gaze_curves_dropped != 0) {
+        warn(file, "version 1.0 has no eye gaze: " + n(r.gaze_curves_dropped) + " gaze curves (" +
+                       n(r.gaze_keys_dropped) + " keys) left out");
+    }
+    if (r.empty_curves_added != 0) {
+        warn(file, n(r.empty_curves_added) +
+                       " curves written empty: the recording lacks their block and version 1.0 "
+                       "always holds camera and hands");
+    }
+    if (r.curved_curves != 0) {
+        warn(file, n(r.curved_curves) + " curves (" + n(r.curved_keys) +
+                       " keys) have tangents or weights the compact layout cannot hold: they now "
+                       "play back linearly between their keys");
+    }
+    if (r.curved_edges != 0) {
+        warn(file, n(r.curved_edges) +
+                       " curved segments cut by the window play back linearly from the cut to "
+                       "their next key");
+    }
+    if (r.markers_dropped != 0) {
+        warn(file, n(r.markers_dropped) + " markers outside the window left out");
+    }
+    if (r.keys_nudged != 0) {
+        warn(file, n(r.keys_nudged) +
+                       " keys moved to the next float time so that key times keep increasing "
+                       "after the shift");
+    }
+    if (r.curves_not_thinned != 0) {
+        warn(file, n(r.curves_not_thinned) +
+                       " curves with tangents or weights not thinned (the thinning measures "
+                       "straight lines)");
+    }
+    if (r.marker_list_added) {
+        warn(file,
+             "the recording has no marker list (markers unknown): the output has an empty "
+             "one");
+    }
+}
+
+int run_convert(const convert_cli_options& o) {
+    if (const std::optional<std::string> problem = option_problem(o)) return usage_error(*problem);
+    if (o.input != "-" && o.output != "-" && same_file(o.input, o.output)) {
+        return usage_error("OUT " + printable(o.output) + " is the input file itself");
+    }
+    std::error_code ec;
+    input in = input::open(o.input, ec);
+    if (ec) {
+        std::cerr << "inputanim: " << printable(o.input) << ": " << ec.message() << '\n';
+        return exit_unreadable;
+    }
+    validate_options how;
+    how.level = o.level == "full" ? level::full : level::structure;
+    // A plain file is read from its mapping, whatever its size; gzip and standard input are
+    // inflated or read into memory, up to --max-bytes.
+    std::span<const std::byte> bytes = in.is_mapped() ? in.mapped() : std::span<const std::byte>{};
+    bool gzip = false;
+    if (const std::error_code io = guarded(bytes, [&] {
+            gzip = bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b};
+        })) {
+        std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
+        return exit_unreadable;
+    }
+    const bool streamed = in.is_mapped() && !gzip;
+    std::vector<std::byte> storage;
+    if (!streamed) {
+        validate_options whole_how = how;
+        whole_how.limits.max_bytes = o.max_bytes;
+        const whole_input whole = read_whole(in, whole_how, storage);
+        if (whole.io) {
+            std::cerr << "inputanim: " << printable(o.input) << ": " << whole.io.message() << '\n';
+            return exit_unreadable;
+        }
+        if (whole.invalid) {
+            std::cerr << "inputanim: " << printable(o.input)
+                      << ": invalid: " << error_text(whole.invalid) << '\n';
+            return exit_invalid;
+        }
+        bytes = whole.bytes;
+    }
+
+    recording rec;
+    error structural;
+    // The structure of a mapped file is read with pread(2): a read through the mapping maps the
+    // pages around each curve header, which for a large file is far more memory than the
+    // conversion needs. open() says why when that walk fails.
+    const bool by_reads = streamed && rec.open_by_reads(bytes, in.descriptor());
+    if (const std::error_code io = guarded(bytes, [&] {
+            if (!by_reads) structural = rec.open(bytes);
+        })) {
+        std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
+        return exit_unreadable;
+    }
+    error content;
+    if (!structural && how.level == level::full) {
+        std::error_code io;
+        const report checked =
+            streamed ? check_by_reads(in.descriptor(), how, io) : validate(bytes, how);
+        if (io || checked.error.code == errc::io_error) {
+            std::cerr << "inputanim: " << printable(o.input) << ": "
+                      << (io ? io : make_error_code(errc::io_error)).message() << '\n';
+            return exit_unreadable;
+        }
+        content = checked.error;
+    }
+    if (structural || content) {
+        std::cerr << "inputanim: " << printable(o.input)
+                  << ": invalid: " << error_text(structural ? structural : content);
+        if (!structural) std::cerr << " (--level structure converts it anyway)";
+        std::cerr << '\n';
+        return exit_invalid;
+    }
+
+    output_file out;
+    if (const std::optional<output_failure> failure = out.open(o.output)) {
+        return output_failed(*failure);
+    }
+    convert_options c = library_options(o);
+    page_release release(bytes);
+    if (streamed) c.consumed = [&](std::span<const std::byte> piece) { release(piece); };
+    convert_result result;
+    if (const std::error_code io = guarded(bytes, [&] { result = convert(rec, out, c); })) {
+        std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
+        return exit_unreadable;
+    }
+    if (result.error == std::errc::result_out_of_range) {
+        out.discard();
+        std::cerr << "inputanim: " << printable(o.input)
+                  << ": cannot convert: shifted to start at 0, some key or marker time would "
+                     "pass the largest float time ("
+                  << number_text(std::numeric_limits<float>::max())
+                  << "); convert a window nearer its start (--from, --to-time) or without "
+                     "--shift-to-zero\n";
+        return exit_invalid;
+    }
+    if (result.error) return output_failed(out.failure(result.error));
+    if (const std::optional<output_failure> failure = out.commit()) {
+        return output_failed(*failure);
+    }
+    print_warnings(o.input, result);
+    return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
+}
+
+}  // namespace
+
+command add_convert_command(CLI::App& app) {
+    auto o = std::make_shared<convert_cli_options>();
+    CLI::App* cmd = app.add_subcommand(
+        "convert",
+        "Write a recording in another version or layout, optionally cut to a time window, "
+        "shifted to 0 and thinned as MRTK thins");
+    cmd->add_option("IN", o->input,
+                    "The recording (.bin, or gzip-compressed: .bin.gz; - for standard input)")
+        ->required();
+    cmd->add_option("OUT", o->output,
+                    "The file to write (replaced only once complete; a device or FIFO is written "
+                    "through; - for standard output)")
+        ->required();
+    cmd->add_option("--to", o->version, "Target file version")
+        ->check(CLI::IsMember({"1.0", "1.1"}))
+        ->capture_default_str();
+    cmd->add_option("--layout", o->layout,
+                    "Target float keyframes: compact (MRTK 2.6+, the default for 1.1) or full "
+                    "(28 bytes; 1.0 is always full)")
+        ->check(CLI::IsMember({"compact", "full"}));
+    cmd->add_option("--from", o->from,
+                    "Keep keys and markers from this time on (a key is added here where a curve "
+                    "needs one)")
+        ->type_name("T");
+    cmd->add_option("--to-time", o->to,
+                    "Keep keys and markers up to this time, inclusive; not before --from")
+        ->type_name("T");
+    cmd->add_flag("--shift-to-zero", o->shift_to_zero,
+                  "Subtract the window's start (--from, else the first key time) from every key "
+                  "and marker time");
+    cmd->add_flag("--thin", o->thin,
+                  "Thin the keys as MRTK 2.6+ does (1 mm, 0.02 degrees; vectors together)");
+    cmd->add_option("--level", o->level,
+                    "full: refuse a file that fails validation at level full; structure: convert "
+                    "any file whose structure is sound")
+        ->check(CLI::IsMember({"structure", "full"}))
+        ->capture_default_str();
+    add_max_bytes_option(*cmd, o->max_bytes);
+    return {cmd, [o] { return run_convert(*o); }};
+}
+
+}  // namespace inputanim::cli

@@ -1,0 +1,358 @@
+// inputanim index: summarize every recording under some folders into JSON Lines and/or a SQLite
+// database. The run itself (walk, skip, read, store, prune) is indexer.hpp's; this is the command
+// line, the outputs and the totals.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "common.hpp"
+#include "progress.hpp"
+#include "records/indexer.hpp"
+
+namespace inputanim::cli {
+
+using records::file_result;
+using records::index_observer;
+using records::index_plan;
+using records::index_totals;
+using records::indexer;
+using records::max_shards;
+using records::merge_indexes;
+using records::sqlite_store;
+using records::store_error;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct index_options {
+    std::vector<std::string> paths;
+    unsigned jobs = 0;
+    std::string jsonl;
+    std::string sqlite;
+    std::string level = "structure";
+    std::string layout = "auto";
+    inputanim::limits limits{};
+    bool force = false;
+    bool prune = false;
+    bool metrics = false;
+    // --shard K/N: this run takes the files whose shard_of(path, N) is K.
+    unsigned shard = 0;
+    unsigned shards = 1;
+    // `index merge OUT IN...`
+    bool merge = false;
+    std::string merge_output;
+    std::vector<std::string> merge_inputs;
+};
+
+// An output that is not written: the message names the output and the cause; `refused` when
+// it is a usage error (a name that is not a regular file where one is needed).
+class output_error : public std::runtime_error {
+  public:
+    explicit output_error(const std::string& message, bool refused = false)
+        : std::runtime_error(message), refused_(refused) {}
+    explicit output_error(const output_failure& failure)
+        : output_error(failure.message(), failure.refused) {}
+    bool refused() const noexcept { return refused_; }
+
+  private:
+    bool refused_;
+};
+
+// The rows of --jsonl, to a file or stdout ("-") through the output primitive: a file appears
+// complete when the run ends, or not at all.
+class jsonl_writer {
+  public:
+    explicit jsonl_writer(const std::string& name) {
+        if (const std::optional<output_failure> failure = file_.open(name)) {
+            throw output_error(*failure);
+        }
+    }
+
+    void write(std::string_view line) {
+        std::error_code ec = file_.write(line);
+        if (!ec) ec = file_.write(std::string_view("\n"));
+        if (ec) throw output_error(file_.failure(ec));
+    }
+
+    void close() {
+        if (const std::optional<output_failure> failure = file_.commit()) {
+            throw output_error(*failure);
+        }
+    }
+
+  private:
+    output_file file_;
+};
+
+// The command's side of a run: rows to --jsonl, the count on the progress line.
+class cli_observer final : public index_observer {
+  public:
+    cli_observer(jsonl_writer* jsonl, progress& bar) : jsonl_(jsonl), bar_(bar) {}
+    void found() override { bar_.found(); }
+    void done() override { bar_.done(); }
+    void note(const std::string& message) override { bar_.note("inputanim: " + message); }
+    void row(const file_result&, std::string_view line) override {
+        if (jsonl_) jsonl_->write(line);
+    }
+
+  private:
+    jsonl_writer* jsonl_;
+    progress& bar_;
+};
+
+std::string totals_line(const index_totals& t, bool prune, double seconds) {
+    std::string line = "inputanim index: " + std::to_string(t.files) + " files, " +
+                       std::to_string(t.recordings) + " recordings, " + std::to_string(t.invalid) +
+                       " invalid, " + std::to_string(t.unreadable) + " unreadable, " +
+                       std::to_string(t.other) + " other, " + std::to_string(t.unchanged) +
+                       " unchanged";
+    if (prune) line += ", " + std::to_string(t.pruned) + " pruned";
+    char time_text[64];
+    std::snprintf(time_text, sizeof time_text, ", %.2f s (%.0f files/s)", seconds,
+                  seconds > 0 ? static_cast<double>(t.files) / seconds : 0.0);
+    return line + time_text;
+}
+
+// Whether names `a` and `b` lead to one file: the same inode when both exist, else the same
+// absolute name once links and `..` are resolved.
+bool same_file(const std::string& a, const std::string& b) {
+    struct stat sa {};
+    struct stat sb {};
+    if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0) {
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    }
+    std::error_code ea;
+    std::error_code eb;
+    const fs::path ca = fs::weakly_canonical(fs::absolute(a), ea);
+    const fs::path cb = fs::weakly_canonical(fs::absolute(b), eb);
+    return !ea && !eb && ca == cb;
+}
+
+// An output written over the database, its journal or an input destroys it: such a command line
+// is refused before anything is opened. Returns the message, or nothing when the line is sound.
+std::optional<std::string> usage_problem(const index_options& o) {
+    if (o.jsonl.empty() && o.sqlite.empty()) return "give --jsonl FILE and/or --sqlite FILE";
+    if (o.jsonl.empty() || o.jsonl == "-") return std::nullopt;
+    if (!o.sqlite.empty()) {
+        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+            if (same_file(o.jsonl, o.sqlite + suffix)) {
+                return "--jsonl " + printable(o.jsonl) + " is the database" +
+                       (*suffix ? std::string("'s ") + (suffix + 1) + " file" : std::string()) +
+                       " (" + printable(o.sqlite + suffix) + "); write it elsewhere";
+            }
+        }
+    }
+    for (const std::string& path : o.paths) {
+        if (path != "-" && same_file(o.jsonl, path)) {
+            return "--jsonl " + printable(o.jsonl) + " is the PATH " + printable(path) +
+                   " to index";
+        }
+    }
+    return std::nullopt;
+}
+
+// `index merge OUT IN...`: the shards' rows into one index.
+int run_merge(const index_options& o) {
+    for (const std::string& input : o.merge_inputs) {
+        if (same_file(input, o.merge_output)) {
+            std::cerr << "inputanim index merge: " << printable(input) << " is the output\n";
+            return exit_usage;
+        }
+    }
+    try {
+        merge_indexes(o.merge_output, o.merge_inputs);
+    } catch (const store_error& e) {
+        // An input's message starts with its name.
+        if (e.kind() == store_error::fault::not_an_index) {
+            std::cerr << "inputanim: " << e.what() << '\n';
+            return exit_invalid;
+        }
+        std::cerr << "inputanim: " << printable(o.merge_output) << ": " << e.what() << '\n';
+        return e.kind() == store_error::fault::refused ? exit_usage : exit_unreadable;
+    }
+    return exit_valid;
+}
+
+int run_index(index_options& o) {
+    if (o.merge) return run_merge(o);
+    if (o.paths.empty()) {
+        std::cerr << "inputanim index: PATH is required (folders and files to index)\n";
+        return exit_usage;
+    }
+    if (const std::optional<std::string> problem = usage_problem(o)) {
+        std::cerr << "inputanim index: " << *problem << '\n';
+        return exit_usage;
+    }
+    if (o.jobs == 0) o.jobs = std::max(1u, std::thread::hardware_concurrency());
+    progress bar(::isatty(STDERR_FILENO) == 1);
+    index_totals counts;
+    int status = exit_valid;
+    try {
+        // The JSON Lines file first: until its end it is only a temporary file, which a refused
+        // database takes away again.
+        std::unique_ptr<jsonl_writer> jsonl;
+        if (!o.jsonl.empty()) jsonl = std::make_unique<jsonl_writer>(o.jsonl);
+        std::unique_ptr<sqlite_store> store;
+        if (!o.sqlite.empty()) {
+            try {
+                store = std::make_unique<sqlite_store>(o.sqlite, o.prune);
+            } catch (const store_error& e) {
+                throw output_error(printable(o.sqlite) + ": " + e.what(),
+                                   e.kind() == store_error::fault::refused);
+            }
+        }
+        cli_observer observer(jsonl.get(), bar);
+        index_plan plan;
+        plan.how = {parse_level_name(o.level).value_or(level::structure),
+                    parse_layout_choice_name(o.layout).value_or(layout_choice::automatic),
+                    o.limits};
+        plan.jobs = o.jobs;
+        plan.force = o.force;
+        plan.prune = o.prune;
+        plan.shard = o.shard;
+        plan.shards = o.shards;
+        if (o.metrics) {
+            plan.metrics.emplace();
+            plan.metrics->max_samples = default_max_rows;
+        }
+        indexer run(plan, store.get(), observer);
+        try {
+            for (const std::string& operand : o.paths) run.add_operand(operand);
+            bar.walk_finished();
+            run.finish();
+            if (jsonl) jsonl->close();
+            counts = run.counts();
+        } catch (const store_error& e) {
+            counts = run.counts();
+            throw output_error(printable(o.sqlite) + ": " + e.what());
+        } catch (const output_error&) {
+            counts = run.counts();
+            throw;
+        }
+        if (counts.unreadable > 0 || counts.walk_failed) {
+            status = exit_unreadable;
+        } else if (counts.invalid > 0) {
+            status = exit_invalid;
+        }
+    } catch (const output_error& e) {
+        bar.note(std::string("inputanim: ") + e.what());
+        status = e.refused() ? exit_usage : exit_unreadable;
+    } catch (const std::system_error& e) {
+        // The environment refused what the run needs (no thread could start).
+        bar.note(std::string("inputanim: ") + e.what());
+        status = exit_unreadable;
+    }
+    bar.clear();
+    const double seconds = std::chrono::duration<double>(bar.elapsed()).count();
+    std::cerr << totals_line(counts, o.prune, seconds) << '\n';
+    return status;
+}
+
+}  // namespace
+
+command add_index_command(CLI::App& app) {
+    auto o = std::make_shared<index_options>();
+    CLI::App* cmd = app.add_subcommand(
+        "index", "Summarize every recording under folders into JSON Lines and/or SQLite");
+    // An empty name is an unset shell variable, never a place: with --prune it would be read as
+    // the root of every stored path.
+    const CLI::Validator named(
+        [](const std::string& name) {
+            return name.empty() ? std::string("an empty name (an unset variable?)") : std::string();
+        },
+        "", "NAME");
+    cmd->add_option("PATH", o->paths,
+                    "Folders to walk (recordings found by content) and files to index (a folder "
+                    "named merge: ./merge)")
+        ->check(named);
+    cmd->add_option("--jobs", o->jobs, "Threads that read files (default: one per core)")
+        ->transform(count_between(1, max_threads));
+    cmd->add_option("--jsonl", o->jsonl,
+                    "Write one JSON object per recording (as `info --json`) to FILE, - for stdout")
+        ->type_name("FILE")
+        ->check(named);
+    CLI::Option* sqlite = cmd->add_option("--sqlite", o->sqlite,
+                                          "Insert or update the rows of a SQLite database FILE")
+                              ->type_name("FILE")
+                              ->check(named);
+    cmd->add_option("--level", o->level,
+                    "structure: headers and counts only; full: also every keyframe and marker")
+        ->check(CLI::IsMember({"structure", "full"}))
+        ->capture_default_str();
+    add_layout_option(*cmd, o->layout);
+    cmd->add_flag("--force", o->force,
+                  "Read every file again, even when the database holds its verdict for the same "
+                  "size, mtime, inode and options")
+        ->needs(sqlite);
+    cmd->add_flag("--prune", o->prune,
+                  "Delete the database rows of files that are gone, under the PATHs this run could "
+                  "walk whole")
+        ->needs(sqlite);
+    cmd->add_flag("--metrics", o->metrics,
+                  "Also measure every valid recording (docs/METRICS.md, default parameters): "
+                  "\"metrics\" in JSON Lines, summary columns in SQLite");
+    cmd->add_option_function<std::string>(
+           "--shard",
+           [o](const std::string& text) {
+               const auto number = [](std::string_view t, unsigned& v) {
+                   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+                   return !t.empty() && ec == std::errc() && end == t.data() + t.size();
+               };
+               const std::size_t slash = text.find('/');
+               const auto digits = [](std::string_view t) {
+                   return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+               };
+               const std::string max_n = std::to_string(max_shards);
+               const auto refuse = [&](const std::string& why) {
+                   throw CLI::ValidationError("--shard", "K/N with 0 <= K < N and 1 <= N <= " +
+                                                             max_n + ", not " + text + ": " + why);
+               };
+               if (slash == std::string::npos || !digits(text.substr(0, slash)) ||
+                   !digits(text.substr(slash + 1))) {
+                   refuse("two whole numbers with a / between them");
+               }
+               unsigned k = 0;
+               unsigned n = 0;
+               if (!number(text.substr(slash + 1), n) || n == 0) {
+                   refuse("N is out of range (1 to " + max_n + ")");
+               }
+               if (!number(text.substr(0, slash), k) || k >= n) {
+                   refuse("K is out of range (0 to " + std::to_string(n - 1) + ")");
+               }
+               o->shard = k;
+               o->shards = n;
+           },
+           "Take only shard K of N (0 <= K < N, N at most " + std::to_string(max_shards) +
+               "): the files whose path hashes to K; shards "
+               "0..N-1 cover every file once (index merge joins their databases)")
+        ->type_name("K/N");
+    add_limit_options(*cmd, o->limits);
+
+    CLI::App* merge = cmd->add_subcommand(
+        "merge", "Copy the rows of index databases (such as the shards of --shard) into OUT");
+    merge->add_option("OUT", o->merge_output, "The index to create or update")
+        ->required()
+        ->check(named);
+    merge->add_option("IN", o->merge_inputs, "Index databases to copy, in order (later wins)")
+        ->required()
+        ->check(named);
+    merge->parse_complete_callback([o] { o->merge = true; });
+    return {cmd, [o] { return run_index(*o); }};
+}
+
+}  // namespace inputanim::cli

@@ -1,0 +1,86 @@
+// inputanim serve: validate recordings uploaded over HTTP (docs/SERVER.md).
+#include <chrono>
+#include <cstdint>
+#include <memory>
+
+#include "common.hpp"
+#include "http/http_server.hpp"
+#include "records/ceilings.hpp"
+
+namespace inputanim::cli {
+
+namespace {
+
+struct serve_options {
+    http::server_config server;
+    // Level, layout and limits, as validate takes them.
+    check_options check;
+    unsigned timeout_seconds = 30;
+    unsigned request_deadline_seconds = 600;
+    unsigned shutdown_seconds = 10;
+};
+
+}  // namespace
+
+command add_serve_command(CLI::App& app) {
+    auto o = std::make_shared<serve_options>();
+    // Uploads come from strangers: docs/SECURITY.md's ceilings unless told otherwise.
+    o->check.limits = upload_limits();
+    CLI::App* cmd = app.add_subcommand(
+        "serve", "Validate recordings uploaded over HTTP: POST /validate, GET /healthz");
+    cmd->add_option("--listen", o->server.listen,
+                    "HOST:PORT to listen on (IPv4, or [IPv6]); port 0 picks a free one")
+        ->capture_default_str();
+    cmd->add_option("--threads", o->server.threads,
+                    "Threads serving connections (0: one per CPU); at most 256")
+        ->check(CLI::Range(0u, max_threads))
+        ->capture_default_str();
+    cmd->add_option("--allow-host", o->server.allow_hosts,
+                    "A host name (no port) requests may name besides localhost, 127.0.0.1, "
+                    "[::1] and the listen address, e.g. a reverse proxy's; repeatable")
+        ->allow_extra_args(false);
+    cmd->add_option("--max-connections", o->server.max_connections,
+                    "Connections served at once; more are answered 503")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
+        ->capture_default_str();
+    cmd->add_option("--timeout", o->timeout_seconds,
+                    "Seconds a client may take to send its header, stay silent during its body, "
+                    "or take to read the response")
+        ->check(CLI::Range(1u, 86400u))
+        ->capture_default_str();
+    cmd->add_option("--min-rate", o->server.min_rate,
+                    "Bytes per second a request body must average after its first --timeout "
+                    "seconds (0: no minimum)")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40))
+        ->capture_default_str();
+    cmd->add_option("--request-deadline", o->request_deadline_seconds,
+                    "Seconds a request body may take from the end of its header, whatever its rate")
+        ->check(CLI::Range(1u, 86400u))
+        ->capture_default_str();
+    cmd->add_option("--shutdown-timeout", o->shutdown_seconds,
+                    "Seconds requests in flight may take to finish after SIGTERM or SIGINT")
+        ->check(CLI::Range(0u, 86400u))
+        ->capture_default_str();
+    cmd->add_option("--level", o->check.level,
+                    "structure: headers and counts only; full: also every keyframe and marker")
+        ->check(CLI::IsMember({"structure", "full"}))
+        ->capture_default_str();
+    add_layout_option(*cmd, o->check.layout);
+    add_limit_options(*cmd, o->check.limits);
+    cmd->footer(
+        "Limits default to docs/SECURITY.md's upload ceilings (--max-bytes 67108864 ...); "
+        "--max-bytes also caps the request body, compressed or not (413 past it). A request body "
+        "is cut (no answer, logged 408) when it falls below --min-rate after its first --timeout "
+        "seconds, or at --request-deadline: a slow client holds a connection at most --timeout "
+        "(header) + --request-deadline (body) + --timeout (response) seconds.");
+    return {cmd, [o] {
+                http::server_config config = o->server;
+                config.how = o->check.to_validate_options();
+                config.timeout = std::chrono::seconds(o->timeout_seconds);
+                config.request_deadline = std::chrono::seconds(o->request_deadline_seconds);
+                config.shutdown_timeout = std::chrono::seconds(o->shutdown_seconds);
+                return http::run_server(config);
+            }};
+}
+
+}  // namespace inputanim::cli

@@ -1,0 +1,145 @@
+// inputanim view: replay recordings in the browser (docs/VIEWER.md). Each file is validated and
+// resampled once at startup; the server of `serve` then hands the page its description and frames.
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "common.hpp"
+#include "http/http_server.hpp"
+#include "http/viewer_routes.hpp"
+
+extern char** environ;
+
+namespace inputanim::cli {
+
+namespace {
+
+struct view_options {
+    std::vector<std::string> files;
+    std::string listen = "127.0.0.1:0";
+    double rate = http::viewer_default_rate;
+    bool open = false;
+    std::string layout = "auto";
+    std::vector<std::string> allow_hosts;
+};
+
+// Starts the desktop's browser on `url` (xdg-open), without waiting for it.
+void open_browser(std::string_view url) {
+    std::string program = "xdg-open";
+    std::string target(url);
+    char* argv[] = {program.data(), target.data(), nullptr};
+    pid_t pid = 0;
+    if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv, environ) != 0) {
+        std::cerr << "inputanim view: cannot run xdg-open; open " << url << " in a browser\n";
+        return;
+    }
+    try {
+        std::thread([pid] { ::waitpid(pid, nullptr, 0); }).detach();
+    } catch (const std::system_error& e) {
+        // The browser runs anyway; only its exit status is left unread until view exits.
+        std::cerr << "inputanim view: warning: cannot start a thread to wait for xdg-open: "
+                  << e.what() << '\n';
+    }
+}
+
+int run_view(const view_options& o) {
+    if (http::viewer_page().empty()) {
+        std::cerr << "inputanim view: " << http::viewer_build_hint() << '\n';
+        return exit_usage;
+    }
+    check_options check;
+    check.layout = o.layout;
+    const validate_options how = check.to_validate_options();
+    auto site = std::make_shared<http::viewer_site>();
+    int status = exit_valid;
+    for (const std::string& name : o.files) {
+        std::error_code ec;
+        input in = input::open(name, ec);
+        file_check c;
+        whole_input whole;
+        std::vector<std::byte> storage;
+        if (!ec && in.is_mapped()) {
+            c = validate_file(name, how);
+            ec = c.io;
+            if (!ec) whole = read_whole(in, how, storage);
+        } else if (!ec) {
+            // A stream (standard input) is read once: into memory, then validated there.
+            whole = read_whole(in, how, storage);
+            c.bytes = whole.bytes.size();
+            c.compressed_bytes = whole.compressed_bytes;
+            if (whole.invalid) {
+                c.rep.error = whole.invalid;
+            } else if (!whole.io) {
+                c.rep = validate(whole.bytes, how);
+            }
+        }
+        if (ec || whole.io) {
+            std::cerr << "inputanim: " << printable(name) << ": " << (ec ? ec : whole.io).message()
+                      << '\n';
+            return exit_unreadable;
+        }
+        const std::string url = "/api/recordings/" + std::to_string(site->recordings.size());
+        site->names.push_back(name);
+        site->recordings.push_back(http::prepare_recording(
+            name, whole.bytes, whole.mapped, c.rep, c.bytes, c.compressed_bytes, how, o.rate,
+            http::viewer_max_frame_bytes, default_max_rows, url + "/frames",
+            whole.invalid ? "the recording could not be read whole: nothing to play" : ""));
+        if (site->recordings.back().frames_refused) {
+            std::cerr << "inputanim view: " << printable(name) << ": no frames: they would pass "
+                      << (http::viewer_max_frame_bytes >> 20) << " MiB even at "
+                      << http::viewer_min_rate
+                      << " per second (the page lists it with its report)\n";
+        }
+        if (!c.rep.valid()) {
+            std::cerr << "inputanim view: " << printable(name)
+                      << ": invalid: " << error_text(c.rep.error)
+                      << " (the page shows what can still be played)\n";
+            status = exit_invalid;
+        }
+    }
+    http::server_config config;
+    config.listen = o.listen;
+    config.site = site;
+    config.allow_hosts = o.allow_hosts;
+    // Uploads through the page are strangers' bytes as in `serve`.
+    config.how.limits = upload_limits();
+    config.how.layout = how.layout;
+    if (o.open) config.on_listening = open_browser;
+    const int served = http::run_server(config);
+    return served != exit_valid ? served : status;
+}
+
+}  // namespace
+
+command add_view_command(CLI::App& app) {
+    auto o = std::make_shared<view_options>();
+    CLI::App* cmd = app.add_subcommand(
+        "view", "Replay recordings in a browser: hands, head, gaze, timeline, plots, validation");
+    cmd->add_option("FILE", o->files,
+                    "Recordings (.bin, or gzip-compressed: .bin.gz; - for standard input)")
+        ->required();
+    cmd->add_option("--listen", o->listen,
+                    "HOST:PORT to serve the page on; port 0 picks a free one")
+        ->capture_default_str();
+    cmd->add_option("--rate", o->rate, "Frames per second the recordings are resampled at")
+        ->check(CLI::Range(1.0, 1000.0))
+        ->capture_default_str();
+    add_layout_option(*cmd, o->layout);
+    cmd->add_option("--allow-host", o->allow_hosts,
+                    "A host name (no port) requests may name besides localhost, 127.0.0.1, "
+                    "[::1] and the listen address; repeatable")
+        ->allow_extra_args(false);
+    cmd->add_flag("--open", o->open, "Open the page in the desktop's browser (xdg-open)");
+    cmd->footer(
+        "Prints the page's URL and serves until Ctrl-C. Exit status 1 when a file is "
+        "invalid (it is still shown).");
+    return {cmd, [o] { return run_view(*o); }};
+}
+
+}  // namespace inputanim::cli

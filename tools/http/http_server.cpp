@@ -1,0 +1,1078 @@
+// Beast speaks std::string_view, as the rest of the program does (Boost 1.74 defaults to its own).
+#define BOOST_BEAST_USE_STD_STRING_VIEW
+// Boost 1.74's Asio sees C++20 coroutines only under GCC; clang has them too (libstdc++'s
+// <coroutine>).
+#if defined(__clang__) && defined(__cpp_impl_coroutine) && !defined(BOOST_ASIO_HAS_CO_AWAIT)
+#define BOOST_ASIO_HAS_CO_AWAIT 1
+#define BOOST_ASIO_HAS_STD_COROUTINE 1
+#endif
+
+#include "http/http_server.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <system_error>
+#include <thread>
+// Boost 1.74's awaitable.hpp uses std::exchange without including <utility>.
+#include <utility>
+#include <vector>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/http/span_body.hpp>
+
+#include "http/viewer_routes.hpp"
+#include "inputanim/input.hpp"
+#include "inputanim/stream.hpp"
+#include "records/ceilings.hpp"
+#include "records/exit_status.hpp"
+#include "records/report_json.hpp"
+#include "records/text.hpp"
+#include "records/threads.hpp"
+
+namespace inputanim::http {
+
+using records::exit_unreadable;
+using records::exit_usage;
+using records::exit_valid;
+using records::json_line;
+using records::max_threads;
+using records::printable;
+using records::report_json;
+using records::start_threads;
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+using steady = std::chrono::steady_clock;
+using request_parser = http::request_parser<http::buffer_body>;
+
+// Every asynchronous operation reports its error as a value, as the library does.
+auto to(beast::error_code& ec) {
+    return net::redirect_error(net::use_awaitable, ec);
+}
+
+constexpr std::size_t header_limit = 8 * 1024;
+// The most body bytes read (and validated) at once; the read buffer holds no more either, so a
+// connection costs about twice this, plus a validator, whatever the upload's size.
+constexpr std::size_t read_size = 32 * 1024;
+// A connection closed before the client finished sending its body first drains what is still
+// coming for this long, so that the response is not lost to the reset that closing a socket
+// with unread data causes (as nginx's lingering close).
+constexpr std::chrono::seconds linger_time{2};
+constexpr std::string_view server_name = "inputanim/" INPUTANIM_VERSION;
+
+std::optional<tcp::endpoint> parse_listen(const std::string& text) {
+    const std::size_t colon = text.rfind(':');
+    if (colon == std::string::npos) return std::nullopt;
+    std::string host = text.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+        host = host.substr(1, host.size() - 2);
+    }
+    beast::error_code ec;
+    const net::ip::address address = net::ip::make_address(host, ec);
+    if (ec) return std::nullopt;
+    const std::string_view port_text = std::string_view(text).substr(colon + 1);
+    unsigned port = 0;
+    const char* end = port_text.data() + port_text.size();
+    const auto [ptr, err] = std::from_chars(port_text.data(), end, port);
+    if (port_text.empty() || err != std::errc{} || ptr != end || port > 65535) return std::nullopt;
+    return tcp::endpoint(address, static_cast<unsigned short>(port));
+}
+
+int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// application/x-www-form-urlencoded: '+' is a space, %XX a byte; a stray '%' stays as it is.
+std::string percent_decode(std::string_view s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '+') {
+            out += ' ';
+        } else if (s[i] == '%' && i + 2 < s.size() && hex_digit(s[i + 1]) >= 0 &&
+                   hex_digit(s[i + 2]) >= 0) {
+            out += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
+            i += 2;
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
+}
+
+// The report's "path": the query's `name` parameter, else "upload".
+std::string upload_name(std::string_view query) {
+    while (!query.empty()) {
+        const std::size_t amp = query.find('&');
+        const std::string_view part = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+        const std::size_t eq = part.find('=');
+        if (eq != std::string_view::npos && part.substr(0, eq) == "name") {
+            std::string name = percent_decode(part.substr(eq + 1));
+            if (!name.empty()) return name;
+        }
+    }
+    return "upload";
+}
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+std::string json_text(const nlohmann::json& j) {
+    // Names come from the client: bytes that are not UTF-8 are replaced.
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// What validate says of a file over the byte ceiling (checked before anything else).
+report oversized(std::uint64_t max_bytes, std::uint64_t bytes) {
+    report r;
+    r.summary.bytes = bytes;
+    r.error = error{errc::limit_exceeded, max_bytes, error_place::none, {}, -1, limit_kind::bytes};
+    return r;
+}
+
+// The validator of one request body: the library's chunk_validator (gzip recognised by content),
+// and a body declared gzip-encoded that is not gzip is a damaged gzip stream at its first byte.
+class body_validator {
+  public:
+    body_validator(const validate_options& how, bool declared_gzip)
+        : v_(how), declared_gzip_(declared_gzip) {}
+    stream_status feed(std::span<const std::byte> bytes) {
+        if (not_as_declared()) return stream_status::error;
+        const stream_status s = v_.feed(bytes);
+        return not_as_declared() ? stream_status::error : s;
+    }
+    const report& finish() {
+        const report& r = v_.finish();
+        if (!not_as_declared() && !(declared_gzip_ && !v_.gzip())) return r;
+        mismatch_ = report{};
+        mismatch_.error =
+            error{errc::bad_compression, 0, error_place::none, {}, -1, limit_kind::none};
+        return mismatch_;
+    }
+    // The recording's bytes taken up to the verdict (inflated for gzip).
+    std::uint64_t bytes() const { return v_.recording_bytes(); }
+    std::optional<std::uint64_t> compressed() const { return v_.compressed_bytes(); }
+    bool gzip() const { return v_.gzip(); }
+
+  private:
+    // The first two bytes are known and are not gzip's, though the body was declared gzip.
+    bool not_as_declared() const {
+        return declared_gzip_ && !v_.gzip() && v_.recording_bytes() >= 2;
+    }
+
+    chunk_validator v_;
+    bool declared_gzip_;
+    report mismatch_{};
+};
+
+// When the next read of a request body must end. Silence is bounded by `timeout`; the pace by
+// `min_rate`: after a first `timeout`, each byte received buys 1/min_rate seconds more (as
+// Apache's mod_reqtimeout MinRate), so that a client trickling bytes is cut once it falls
+// behind; and the whole body by `request_deadline` from the end of the header, whatever its pace.
+steady::time_point body_read_deadline(const server_config& config, steady::time_point header_end,
+                                      steady::time_point body_start, std::uint64_t received) {
+    steady::time_point deadline =
+        std::min(steady::now() + config.timeout, header_end + config.request_deadline);
+    if (config.min_rate > 0) {
+        // Capped at the request deadline, which bounds the read anyway: no overflow of the clock.
+        const std::chrono::duration<double> credit(
+            std::min(static_cast<double>(received) / static_cast<double>(config.min_rate),
+                     std::chrono::duration<double>(config.request_deadline).count()));
+        deadline = std::min(deadline, body_start + config.timeout +
+                                          std::chrono::duration_cast<steady::duration>(credit));
+    }
+    return deadline;
+}
+
+// A status for the log when nothing could be answered: the client went away mid-request
+// (nginx's convention).
+constexpr unsigned client_closed = 499;
+
+// One of the viewer_max_uploads places of POST /view: taken at the request's header and given
+// back once its answer, which holds the frames, has been sent or cannot be (the connection closed
+// or timed out), so that the bound holds for clients that upload and do not read.
+class upload_place {
+  public:
+    upload_place() = default;
+    explicit upload_place(std::atomic<std::size_t>& taken) : taken_(&taken) {}
+    upload_place(upload_place&& o) noexcept : taken_(std::exchange(o.taken_, nullptr)) {}
+    upload_place& operator=(upload_place&& o) noexcept {
+        release();
+        taken_ = std::exchange(o.taken_, nullptr);
+        return *this;
+    }
+    upload_place(const upload_place&) = delete;
+    upload_place& operator=(const upload_place&) = delete;
+    ~upload_place() { release(); }
+    void release() {
+        if (taken_ != nullptr) --*taken_;
+        taken_ = nullptr;
+    }
+
+  private:
+    std::atomic<std::size_t>* taken_ = nullptr;
+};
+
+// What to answer to one request, and what to do with the connection afterwards.
+struct answer {
+    unsigned status = 200;
+    std::string body;
+    // Sent instead of `body` when set: bytes that outlive the server (the viewer's page and
+    // frames), sent without a copy (a 10-minute recording's frames are 54 MiB).
+    std::string_view lasting_body;
+    const char* content_type = "application/json";
+    // For 405: the methods the resource accepts.
+    const char* allow = nullptr;
+    // The response cannot be sent (the connection is gone or timed out); it is only logged.
+    bool unsendable = false;
+    // The request body was not read to its end, or where it ends is unknown: answer with
+    // Connection: close, then linger.
+    bool body_unread = false;
+    // For an upload to POST /view: its place, held while the answer is sent.
+    upload_place place;
+};
+
+answer error_answer(unsigned status, std::string_view code, std::string message) {
+    answer a;
+    a.status = status;
+    a.body = json_text({{"status", status}, {"error", code}, {"message", std::move(message)}});
+    return a;
+}
+
+answer report_answer(unsigned status, const std::string& name, const report& rep,
+                     const validate_options& how, std::uint64_t bytes,
+                     std::optional<std::uint64_t> compressed) {
+    answer a;
+    a.status = status;
+    a.body = json_line(name, report_json(rep, how, bytes, compressed)) + "\n";
+    return a;
+}
+
+// Adds the elements of a comma-separated header list (RFC 9110 §5.6.1) to `elements`, without
+// their surrounding whitespace; empty elements are ignored, as the RFC asks.
+void add_list_elements(std::string_view value, std::vector<std::string_view>& elements) {
+    while (!value.empty()) {
+        const std::size_t comma = value.find(',');
+        const std::string_view element = trimmed(value.substr(0, comma));
+        if (!element.empty()) elements.push_back(element);
+        value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
+    }
+}
+
+// The elements of a list over every field of that name: several fields are one list.
+std::vector<std::string_view> list_elements(const http::fields& fields, http::field name) {
+    std::vector<std::string_view> elements;
+    for (auto [field, end] = fields.equal_range(name); field != end; ++field) {
+        add_list_elements(field->value(), elements);
+    }
+    return elements;
+}
+
+std::string joined(const std::vector<std::string_view>& elements) {
+    std::string text;
+    for (const std::string_view e : elements) {
+        if (!text.empty()) text += ", ";
+        text += e;
+    }
+    return text;
+}
+
+answer framing_answer(unsigned status, std::string_view code, std::string message) {
+    answer a = error_answer(status, code, std::move(message));
+    // Where this request ends is not known the way a proxy in front may know it: no byte after
+    // its header is read as a request.
+    a.body_unread = true;
+    return a;
+}
+
+// RFC 9112 §6: a request whose body length two readers could see differently is refused and its
+// connection closed, or the bytes a proxy in front takes for this request's body could be read
+// here as a next request (request smuggling). The framings taken: no body, one Content-Length
+// (Beast has refused values that are not decimal numbers or conflict), or Transfer-Encoding
+// with the one coding `chunked` in HTTP/1.1 and without Content-Length.
+std::optional<answer> framing_error(const request_parser& parser) {
+    const auto& req = parser.get();
+    const std::vector<std::string_view> codings =
+        list_elements(req.base(), http::field::transfer_encoding);
+    const std::size_t lengths = req.base().count(http::field::content_length);
+    if (req.base().count(http::field::transfer_encoding) > 0) {
+        if (req.version() < 11) {
+            return framing_answer(400, "bad_request",
+                                  "Transfer-Encoding in an HTTP/1.0 request: the body's length "
+                                  "is unknown");
+        }
+        if (lengths > 0) {
+            return framing_answer(400, "bad_request",
+                                  "both Transfer-Encoding and Content-Length: the body's length "
+                                  "is ambiguous");
+        }
+        const auto chunked = [](std::string_view c) { return beast::iequals(c, "chunked"); };
+        if (std::count_if(codings.begin(), codings.end(), chunked) > 1) {
+            return framing_answer(400, "bad_request",
+                                  "Transfer-Encoding: chunked is applied more than once");
+        }
+        // Beast reads the body as chunked when `chunked` ends a field: both readings must agree.
+        if (codings.empty() || !chunked(codings.back()) || !parser.chunked()) {
+            return framing_answer(400, "bad_request",
+                                  "Transfer-Encoding: " + joined(codings) +
+                                      ": the final transfer coding must be chunked");
+        }
+        if (codings.size() > 1) {
+            return framing_answer(501, "unsupported_transfer_encoding",
+                                  "transfer coding " + std::string(codings.front()) +
+                                      " is not supported: send Transfer-Encoding: chunked alone");
+        }
+    }
+    if (lengths > 1 || list_elements(req.base(), http::field::content_length).size() > 1) {
+        return framing_answer(400, "bad_request", "more than one Content-Length");
+    }
+    return std::nullopt;
+}
+
+// A Host or an Origin's authority, host[:port], split: the host (an IPv6 address with its
+// brackets) and the port's text (empty when there is none).
+struct authority {
+    std::string_view host;
+    std::string_view port;
+};
+
+std::optional<authority> split_authority(std::string_view text) {
+    authority a;
+    std::size_t host_end = 0;
+    if (text.starts_with('[')) {
+        host_end = text.find(']');
+        if (host_end == std::string_view::npos) return std::nullopt;
+        ++host_end;
+    } else {
+        host_end = std::min(text.find(':'), text.size());
+    }
+    a.host = text.substr(0, host_end);
+    std::string_view rest = text.substr(host_end);
+    if (!rest.empty()) {
+        if (rest.front() != ':') return std::nullopt;
+        a.port = rest.substr(1);
+        if (a.port.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+    }
+    if (a.host.empty() || a.host.find_first_of(" \t/@") != std::string_view::npos) {
+        return std::nullopt;
+    }
+    return a;
+}
+
+// Which hosts the server answers as (docs/SERVER.md, "Host and Origin"): the loopback names and
+// the listen address on the port bound, and the --allow-host names (a reverse proxy's) on any
+// port. A page that a DNS name rebound to 127.0.0.1 reaches gives its own name and is refused.
+class host_policy {
+  public:
+    host_policy(const tcp::endpoint& bound, const std::vector<std::string>& allowed)
+        : port_(std::to_string(bound.port())), allowed_(allowed) {
+        // 0.0.0.0 and [::] listen on every address but are none a client should name.
+        const net::ip::address a = bound.address();
+        if (!a.is_unspecified()) {
+            local_.push_back(a.is_v6() ? "[" + a.to_string() + "]" : a.to_string());
+        }
+    }
+
+    // `host` names this server: a loopback name or the listen address with the port bound or
+    // none (which, for a browser, is port 80 only: never an other port's page), or an allowed
+    // name with any port.
+    bool allows(std::string_view text, bool allowed_only = false) const {
+        const std::optional<authority> a = split_authority(text);
+        if (!a) return false;
+        const auto same = [&](std::string_view name) { return beast::iequals(a->host, name); };
+        if (std::any_of(allowed_.begin(), allowed_.end(), same)) return true;
+        if (allowed_only || !(a->port.empty() || a->port == port_)) return false;
+        return std::any_of(local_.begin(), local_.end(), same);
+    }
+
+    // An Origin (RFC 6454 §7) this server's pages have: http:// and an allowed host, or
+    // https:// and a --allow-host name (a proxy in front ending TLS).
+    bool allows_origin(std::string_view origin) const {
+        constexpr std::string_view http = "http://";
+        constexpr std::string_view https = "https://";
+        if (origin.size() > http.size() && beast::iequals(origin.substr(0, http.size()), http)) {
+            return allows(origin.substr(http.size()));
+        }
+        if (origin.size() > https.size() && beast::iequals(origin.substr(0, https.size()), https)) {
+            return allows(origin.substr(https.size()), true);
+        }
+        return false;
+    }
+
+  private:
+    std::string port_;
+    std::vector<std::string> local_ = {"localhost", "127.0.0.1", "[::1]"};
+    std::vector<std::string> allowed_;
+};
+
+// Refuses a request whose Host is not this server's (421: a DNS rebinding, or a client that
+// meant an other server), a POST from an other site's page (403: its Origin, or
+// Sec-Fetch-Site: cross-site), and an HTTP/1.1 request without exactly one Host (400, RFC 9112
+// §3.2). A request without Origin (curl, scripts) is not a browser's cross-site request.
+std::optional<answer> host_error(const request_parser& parser, const host_policy& policy) {
+    const auto& req = parser.get();
+    const std::size_t hosts = req.base().count(http::field::host);
+    std::optional<answer> refused;
+    if (hosts > 1 || (hosts == 0 && req.version() >= 11)) {
+        refused = error_answer(400, "bad_request",
+                               hosts > 1 ? "more than one Host" : "no Host: HTTP/1.1 requires it");
+    } else if (hosts == 1 && !policy.allows(trimmed(req[http::field::host]))) {
+        refused = error_answer(421, "misdirected_request",
+                               "this server does not answer as host " +
+                                   std::string(trimmed(req[http::field::host])) +
+                                   ": it answers as localhost, 127.0.0.1, [::1], its listen "
+                                   "address and the names given with --allow-host");
+    } else if (req.method() == http::verb::post) {
+        const bool cross_site = req.base().count(http::field::origin) > 0 &&
+                                !policy.allows_origin(trimmed(req[http::field::origin]));
+        if (cross_site || beast::iequals(trimmed(req["Sec-Fetch-Site"]), "cross-site")) {
+            const std::string from =
+                cross_site ? "Origin " + std::string(trimmed(req[http::field::origin]))
+                           : std::string("Sec-Fetch-Site: cross-site");
+            refused = error_answer(403, "cross_site",
+                                   "a POST from an other site's page (" + from +
+                                       ") is refused: upload from this server's own page");
+        }
+    }
+    if (refused) refused->body_unread = !parser.is_done();
+    return refused;
+}
+
+// An Allow list: a resource that accepts GET accepts HEAD too (serve() routes HEAD as GET).
+std::string with_head(std::string_view allow) {
+    std::vector<std::string_view> methods;
+    add_list_elements(allow, methods);
+    const bool get = std::find(methods.begin(), methods.end(), "GET") != methods.end();
+    const bool head = std::find(methods.begin(), methods.end(), "HEAD") != methods.end();
+    return get && !head ? std::string(allow) + ", HEAD" : std::string(allow);
+}
+
+bool is_http_syntax_error(const beast::error_code& ec) {
+    return ec.category() == beast::http::make_error_code(http::error::bad_method).category() &&
+           ec != http::error::end_of_stream && ec != http::error::partial_message;
+}
+
+struct connection {
+    explicit connection(tcp::socket socket) : stream(std::move(socket)) {}
+    beast::tcp_stream stream;
+    std::string peer;
+    // Waiting for a request header: nothing in flight. Used on the connection's strand only.
+    bool idle = true;
+};
+
+void log_request(std::string_view peer, std::string_view method, std::string_view target,
+                 unsigned status, std::uint64_t bytes, steady::time_point start) {
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - start).count();
+    std::string line(peer);
+    line += " \"";
+    line += method;
+    line += ' ';
+    line += target;
+    line += "\" " + std::to_string(status) + ' ' + std::to_string(bytes) + ' ' +
+            std::to_string(ms) + "ms\n";
+    // One write per line: lines from different threads never interleave.
+    std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+std::string peer_of(const beast::tcp_stream& stream) {
+    beast::error_code ec;
+    const tcp::endpoint peer = stream.socket().remote_endpoint(ec);
+    if (ec) return "-";
+    return peer.address().to_string() + ":" + std::to_string(peer.port());
+}
+
+// Stops sending, drains what the client still sends for linger_time, and closes.
+net::awaitable<void> linger_and_close(beast::tcp_stream& stream, net::mutable_buffer scratch) {
+    beast::error_code ec;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream.expires_after(linger_time);
+    while (!ec) co_await stream.async_read_some(scratch, to(ec));
+    stream.close();
+}
+
+// What the server's coroutines share with its destructor: declared before the io_context, so
+// that it outlives the coroutine frames the io_context destroys.
+struct server_state {
+    std::atomic<std::size_t> active{0};
+    std::atomic<std::size_t> rejecting{0};
+    // Uploads to POST /view being answered.
+    std::atomic<std::size_t> viewing{0};
+    std::atomic<bool> stopping{false};
+    std::mutex mutex;
+    // The connections being served, for the shutdown to close the idle ones.
+    std::map<std::uint64_t, std::weak_ptr<connection>> connections;
+    std::uint64_t next_id = 0;
+};
+
+// Counts a connection being served and registers it while it lives.
+class slot {
+  public:
+    slot(server_state& s, const std::shared_ptr<connection>& c) : state_(s) {
+        const std::lock_guard lock(state_.mutex);
+        id_ = state_.next_id++;
+        state_.connections.emplace(id_, c);
+    }
+    ~slot() {
+        {
+            const std::lock_guard lock(state_.mutex);
+            state_.connections.erase(id_);
+        }
+        --state_.active;
+    }
+    slot(const slot&) = delete;
+    slot& operator=(const slot&) = delete;
+
+  private:
+    server_state& state_;
+    std::uint64_t id_ = 0;
+};
+
+class counted {
+  public:
+    explicit counted(std::atomic<std::size_t>& n) : n_(n) {}
+    ~counted() { --n_; }
+    counted(const counted&) = delete;
+    counted& operator=(const counted&) = delete;
+
+  private:
+    std::atomic<std::size_t>& n_;
+};
+
+void report_failure(std::exception_ptr e) {
+    if (!e) return;
+    try {
+        std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+        std::cerr << "inputanim serve: a connection failed: " << x.what() << '\n';
+    } catch (...) {
+        std::cerr << "inputanim serve: a connection failed\n";
+    }
+}
+
+// The threads that resample and measure uploads to POST /view, off the I/O threads, so that a
+// connection's strand is never held by that work: created once, before the server listens,
+// viewer_workers of them.
+class worker_pool {
+  public:
+    worker_pool() = default;
+    worker_pool(const worker_pool&) = delete;
+    worker_pool& operator=(const worker_pool&) = delete;
+    ~worker_pool() {
+        // Work taken finishes; what is still queued is dropped with the connections.
+        guard_.reset();
+        io_.stop();
+        for (std::thread& t : threads_) t.join();
+    }
+    // Starts the threads: the reason when fewer than viewer_workers started.
+    std::error_code start() {
+        return start_threads(viewer_workers, threads_, [this] { io_.run(); });
+    }
+    unsigned size() const { return static_cast<unsigned>(threads_.size()); }
+    net::io_context::executor_type executor() { return io_.get_executor(); }
+
+  private:
+    net::io_context io_;
+    net::executor_work_guard<net::io_context::executor_type> guard_{io_.get_executor()};
+    std::vector<std::thread> threads_;
+};
+
+class server {
+  public:
+    explicit server(const server_config& config)
+        : config_(config),
+          control_(net::make_strand(io_)),
+          acceptor_(control_),
+          signals_(control_, SIGINT, SIGTERM) {}
+
+    int run(const tcp::endpoint& at);
+
+  private:
+    net::awaitable<void> accept_loop();
+    net::awaitable<void> watch_signals();
+    net::awaitable<void> drain();
+    void begin_shutdown();
+    net::awaitable<void> serve(std::shared_ptr<connection> c);
+    net::awaitable<void> reject(tcp::socket socket);
+    net::awaitable<answer> route(connection& c, request_parser& parser, beast::flat_buffer& buffer,
+                                 std::vector<std::byte>& chunk, std::uint64_t& received);
+    net::awaitable<answer> validate_upload(connection& c, request_parser& parser,
+                                           beast::flat_buffer& buffer,
+                                           std::vector<std::byte>& chunk, std::uint64_t& received,
+                                           const std::string& name, bool for_viewer);
+    net::awaitable<bool> respond(connection& c, answer& a, unsigned version, bool keep_alive,
+                                 bool head);
+
+    server_config config_;
+    server_state state_;
+    net::io_context io_;
+    // After io_: joined before the coroutine frames its work refers to are destroyed.
+    worker_pool workers_;
+    // Set once bound, before the first connection.
+    std::optional<host_policy> hosts_;
+    // The acceptor and the signals are used on this strand only.
+    net::strand<net::io_context::executor_type> control_;
+    tcp::acceptor acceptor_;
+    net::signal_set signals_;
+};
+
+int server::run(const tcp::endpoint& at) {
+    if (const std::error_code refused = workers_.start(); refused) {
+        if (workers_.size() == 0) {
+            std::cerr << "inputanim serve: cannot start a thread: " << refused.message() << '\n';
+            return exit_unreadable;
+        }
+        std::cerr << "inputanim serve: warning: started " << workers_.size() << " of "
+                  << viewer_workers << " threads for uploads to view (" << refused.message()
+                  << ")\n";
+    }
+    beast::error_code ec;
+    acceptor_.open(at.protocol(), ec);
+    if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(at, ec);
+    if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
+    if (ec) {
+        std::cerr << "inputanim serve: cannot listen on " << config_.listen << ": " << ec.message()
+                  << '\n';
+        return exit_unreadable;
+    }
+    hosts_.emplace(acceptor_.local_endpoint(), config_.allow_hosts);
+    // First thing on stdout, flushed: scripts and tests read the port from it.
+    std::cout << "listening on " << acceptor_.local_endpoint() << std::endl;
+    const tcp::endpoint bound = acceptor_.local_endpoint();
+    const std::string host = bound.address().is_v6() ? "[" + bound.address().to_string() + "]"
+                                                     : bound.address().to_string();
+    const std::string url = "http://" + host + ":" + std::to_string(bound.port()) + "/";
+    std::cout << "viewer at " << url << std::endl;
+    if (config_.on_listening) config_.on_listening(url);
+    // A client that goes away while its response is written must not kill the server.
+    std::signal(SIGPIPE, SIG_IGN);
+
+    net::co_spawn(control_, accept_loop(), report_failure);
+    net::co_spawn(control_, watch_signals(), report_failure);
+    const unsigned threads = config_.threads != 0
+                                 ? config_.threads
+                                 : std::clamp(std::thread::hardware_concurrency(), 1u, max_threads);
+    std::vector<std::thread> pool;
+    if (const std::error_code refused = start_threads(threads - 1, pool, [this] { io_.run(); })) {
+        std::cerr << "inputanim serve: warning: serving with " << pool.size() + 1 << " of "
+                  << threads << " threads (" << refused.message() << ")\n";
+    }
+    io_.run();
+    for (std::thread& t : pool) t.join();
+    return exit_valid;
+}
+
+net::awaitable<void> server::accept_loop() {
+    for (;;) {
+        beast::error_code ec;
+        tcp::socket socket = co_await acceptor_.async_accept(net::make_strand(io_), to(ec));
+        if (state_.stopping || ec == net::error::operation_aborted) co_return;
+        if (ec) {
+            // Out of file descriptors, or a connection reset before it was accepted: pause
+            // rather than spin.
+            net::steady_timer pause(control_, std::chrono::milliseconds(50));
+            co_await pause.async_wait(to(ec));
+            continue;
+        }
+        const auto executor = socket.get_executor();
+        if (state_.active >= config_.max_connections) {
+            // Answering 503 is cheap but not free: past as many refusals again, just close.
+            if (state_.rejecting < config_.max_connections) {
+                ++state_.rejecting;
+                net::co_spawn(executor, reject(std::move(socket)), report_failure);
+            }
+            continue;
+        }
+        ++state_.active;
+        auto c = std::make_shared<connection>(std::move(socket));
+        net::co_spawn(executor, serve(std::move(c)), report_failure);
+    }
+}
+
+net::awaitable<void> server::watch_signals() {
+    beast::error_code ec;
+    co_await signals_.async_wait(to(ec));
+    if (ec) co_return;
+    begin_shutdown();
+    net::co_spawn(control_, drain(), report_failure);
+    // A second signal does not wait for the requests in flight.
+    co_await signals_.async_wait(to(ec));
+    if (!ec) io_.stop();
+}
+
+void server::begin_shutdown() {
+    state_.stopping = true;
+    beast::error_code ec;
+    acceptor_.close(ec);
+    std::vector<std::shared_ptr<connection>> live;
+    {
+        const std::lock_guard lock(state_.mutex);
+        for (const auto& [id, weak] : state_.connections) {
+            if (auto c = weak.lock()) live.push_back(std::move(c));
+        }
+    }
+    // A connection waiting for its next request is closed now; one with a request in flight
+    // finishes it (with Connection: close) and closes itself.
+    for (const std::shared_ptr<connection>& c : live) {
+        net::post(c->stream.get_executor(), [c] {
+            if (c->idle) c->stream.cancel();
+        });
+    }
+}
+
+net::awaitable<void> server::drain() {
+    const steady::time_point deadline = steady::now() + config_.shutdown_timeout;
+    net::steady_timer tick(control_);
+    beast::error_code ec;
+    while (state_.active + state_.rejecting > 0 && steady::now() < deadline) {
+        tick.expires_after(std::chrono::milliseconds(20));
+        co_await tick.async_wait(to(ec));
+    }
+    if (state_.active > 0) {
+        std::cerr << "inputanim serve: shutdown deadline passed, closing the connections still "
+                     "busy: "
+                  << state_.active << '\n';
+    }
+    io_.stop();
+}
+
+net::awaitable<void> server::reject(tcp::socket socket) {
+    const counted guard(state_.rejecting);
+    const steady::time_point start = steady::now();
+    beast::tcp_stream stream(std::move(socket));
+    http::response<http::string_body> res{http::status::service_unavailable, 11};
+    res.set(http::field::server, server_name);
+    res.set(http::field::content_type, "application/json");
+    res.set(http::field::retry_after, "1");
+    res.keep_alive(false);
+    res.body() = error_answer(503, "busy",
+                              "the server is serving its maximum number of connections (" +
+                                  std::to_string(config_.max_connections) + "); retry later")
+                     .body;
+    res.prepare_payload();
+    beast::error_code ec;
+    stream.expires_after(linger_time);
+    co_await http::async_write(stream, res, to(ec));
+    log_request(peer_of(stream), "-", "-", 503, 0, start);
+    std::array<char, 4096> scratch;
+    co_await linger_and_close(stream, net::buffer(scratch));
+}
+
+net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
+    const slot guard(state_, c);
+    c->peer = peer_of(c->stream);
+    beast::flat_buffer buffer(read_size);
+    // Beast reads as much as the buffer's free capacity (at least 512 bytes): without this, every
+    // read of the socket would take 512 bytes.
+    buffer.reserve(read_size);
+    std::vector<std::byte> chunk(read_size);
+    for (;;) {
+        request_parser parser;
+        parser.header_limit(header_limit);
+        // The byte ceiling is enforced below, with a 413 and a report. (Not boost::none: Beast
+        // 1.74 then rejects every Content-Length.)
+        parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+        c->idle = true;
+        if (state_.stopping) break;
+        beast::error_code ec;
+        c->stream.expires_after(config_.timeout);
+        co_await http::async_read_header(c->stream, buffer, parser, to(ec));
+        c->idle = false;
+        const steady::time_point start = steady::now();
+        std::uint64_t received = 0;
+        answer a;
+        unsigned version = 11;
+        bool keep_alive = false;
+        // HEAD is GET without the response body (RFC 9110 §9.3.2): the routes see GET, so that
+        // every GET resource answers HEAD, and respond() sends the headers only.
+        bool head = false;
+        std::string method = "-";
+        if (ec) {
+            // Closed, quiet or shut down between requests: nothing to answer.
+            if (buffer.size() == 0 && !parser.got_some()) break;
+            if (is_http_syntax_error(ec)) {
+                a = ec == http::error::header_limit || ec == http::error::buffer_overflow
+                        ? error_answer(431, "header_too_large",
+                                       "the request header is larger than " +
+                                           std::to_string(header_limit) + " bytes")
+                        : error_answer(400, "bad_request", "malformed request: " + ec.message());
+                a.body_unread = true;
+            } else {
+                a.status = ec == beast::error::timeout ? 408 : client_closed;
+                a.unsendable = true;
+            }
+        } else {
+            auto& req = parser.get();
+            version = req.version();
+            method = req.method_string();
+            if (std::optional<answer> refused = framing_error(parser)) {
+                a = std::move(*refused);
+            } else if (std::optional<answer> foreign = host_error(parser, *hosts_)) {
+                a = std::move(*foreign);
+            } else {
+                head = req.method() == http::verb::head;
+                if (head) req.method(http::verb::get);
+                a = co_await route(*c, parser, buffer, chunk, received);
+            }
+            keep_alive = parser.is_done() && req.keep_alive();
+        }
+        const bool kept = co_await respond(*c, a, version, keep_alive, head);
+        // Sent, or never to be: the frames are freed and the upload's place given back before
+        // any lingering.
+        std::string().swap(a.body);
+        a.place.release();
+        log_request(c->peer, method, ec ? "-" : parser.get().target(), a.status, received, start);
+        if (!kept) {
+            if (a.body_unread && !a.unsendable) {
+                co_await linger_and_close(c->stream, net::buffer(chunk.data(), chunk.size()));
+            }
+            break;
+        }
+    }
+    beast::error_code ignored;
+    c->stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    c->stream.close();
+}
+
+// Sends `a`, without its body but with its Content-Length for HEAD; returns whether the
+// connection stays open for another request.
+net::awaitable<bool> server::respond(connection& c, answer& a, unsigned version, bool keep_alive,
+                                     bool head) {
+    if (a.unsendable) co_return false;
+    http::response<http::span_body<const char>> res{static_cast<http::status>(a.status), version};
+    res.set(http::field::server, server_name);
+    res.set(http::field::content_type, a.content_type);
+    if (a.allow != nullptr) res.set(http::field::allow, with_head(a.allow));
+    res.keep_alive(keep_alive && !a.body_unread && !state_.stopping);
+    // `a` outlives the write.
+    const std::string_view body = a.lasting_body.data() != nullptr ? a.lasting_body : a.body;
+    res.body() = {body.data(), body.size()};
+    res.prepare_payload();
+    if (head) res.body() = {};
+    beast::error_code ec;
+    c.stream.expires_after(config_.timeout);
+    co_await http::async_write(c.stream, res, to(ec));
+    co_return !ec && res.keep_alive();
+}
+
+net::awaitable<answer> server::route(connection& c, request_parser& parser,
+                                     beast::flat_buffer& buffer, std::vector<std::byte>& chunk,
+                                     std::uint64_t& received) {
+    const auto& req = parser.get();
+    const std::string_view target = req.target();
+    const std::size_t question = target.find('?');
+    const std::string_view path = target.substr(0, question);
+    const std::string_view query =
+        question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
+    answer a;
+    const bool post_only = path == "/validate" || path == "/view";
+    if (path == "/view" && req.method() == http::verb::post) {
+        if (++state_.viewing > viewer_max_uploads) {
+            --state_.viewing;
+            a = error_answer(503, "busy",
+                             "the server is answering its maximum number of uploads to view (" +
+                                 std::to_string(viewer_max_uploads) + "); retry later");
+            a.body_unread = !parser.is_done();
+            co_return a;
+        }
+        upload_place place(state_.viewing);
+        a = co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query), true);
+        a.place = std::move(place);
+        co_return a;
+    }
+    if (path == "/validate" && req.method() == http::verb::post) {
+        co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query),
+                                           false);
+    }
+    std::optional<viewer_response> page;
+    if (req.method() == http::verb::get) page = viewer_get(config_.site.get(), path);
+    if (page) {
+        a.status = page->status;
+        a.body = std::move(page->body);
+        a.lasting_body = page->lasting_body;
+        a.content_type = page->content_type;
+    } else if (path == "/healthz" && req.method() == http::verb::get) {
+        a.body = "ok\n";
+        a.content_type = "text/plain";
+    } else if (post_only || path == "/healthz" || viewer_get(nullptr, path)) {
+        a = error_answer(405, "method_not_allowed",
+                         std::string(path) + " accepts " + (post_only ? "POST" : "GET") + " only");
+        a.allow = post_only ? "POST" : "GET";
+    } else {
+        a = error_answer(404, "not_found",
+                         "no resource " + std::string(path) +
+                             ": the service has POST /validate, POST /view, GET /healthz and "
+                             "GET / (the viewer)");
+    }
+    a.body_unread = !parser.is_done();
+    co_return a;
+}
+
+net::awaitable<answer> server::validate_upload(connection& c, request_parser& parser,
+                                               beast::flat_buffer& buffer,
+                                               std::vector<std::byte>& chunk,
+                                               std::uint64_t& received, const std::string& name,
+                                               bool for_viewer) {
+    const steady::time_point header_end = steady::now();
+    auto& req = parser.get();
+    const std::string_view encoding = trimmed(req[http::field::content_encoding]);
+    const bool gzip = beast::iequals(encoding, "gzip") || beast::iequals(encoding, "x-gzip");
+    if (!gzip && !encoding.empty() && !beast::iequals(encoding, "identity")) {
+        answer a = error_answer(415, "unsupported_encoding",
+                                "Content-Encoding " + std::string(encoding) +
+                                    " is not supported: send gzip or identity");
+        a.body_unread = !parser.is_done();
+        co_return a;
+    }
+    const std::uint64_t max_bytes = config_.how.limits.max_bytes;
+    if (const auto length = parser.content_length(); length && *length > max_bytes) {
+        // Known from the header: the body is never read (nor asked for, under
+        // Expect: 100-continue).
+        answer a = report_answer(413, name, oversized(max_bytes, *length), config_.how, *length,
+                                 std::nullopt);
+        a.body_unread = true;
+        co_return a;
+    }
+    beast::error_code ec;
+    if (beast::iequals(trimmed(req[http::field::expect]), "100-continue")) {
+        http::response<http::empty_body> go{http::status::continue_, req.version()};
+        c.stream.expires_at(
+            std::min(steady::now() + config_.timeout, header_end + config_.request_deadline));
+        co_await http::async_write(c.stream, go, to(ec));
+        if (ec) {
+            answer a;
+            a.status = client_closed;
+            a.unsendable = true;
+            co_return a;
+        }
+    }
+
+    body_validator v(config_.how, gzip);
+    bool too_large = false;
+    const steady::time_point body_start = steady::now();
+    // The viewer plays what it can of an invalid recording: its body is kept (up to the byte
+    // ceiling) and read to its end past the verdict.
+    std::vector<std::byte> kept;
+    bool decided = false;
+    while (!parser.is_done()) {
+        req.body().data = chunk.data();
+        req.body().size = chunk.size();
+        c.stream.expires_at(body_read_deadline(config_, header_end, body_start, received));
+        co_await http::async_read_some(c.stream, buffer, parser, to(ec));
+        if (ec == http::error::need_buffer) ec = {};
+        const std::size_t n = chunk.size() - req.body().size;
+        received += n;
+        if (ec) break;
+        if (received > max_bytes) {
+            too_large = true;
+            break;
+        }
+        if (for_viewer) kept.insert(kept.end(), chunk.begin(), chunk.begin() + n);
+        if (n > 0 && !decided && v.feed({chunk.data(), n}) == stream_status::error) {
+            decided = true;
+            // The verdict is final: answer now, and leave the rest of the body unread.
+            if (!for_viewer) break;
+        }
+    }
+    if (ec) {
+        answer a;
+        if (ec == beast::error::timeout) {
+            a.status = 408;
+            a.unsendable = true;
+        } else if (ec == http::error::partial_message) {
+            // The client may have closed only its sending side: it can still read this.
+            a = error_answer(400, "incomplete_body",
+                             "the request body ended after " + std::to_string(received) +
+                                 " bytes, before its declared length");
+        } else if (is_http_syntax_error(ec)) {
+            a = error_answer(400, "bad_request", "malformed request body: " + ec.message());
+            a.body_unread = true;
+        } else {
+            a.status = client_closed;
+            a.unsendable = true;
+        }
+        co_return a;
+    }
+    answer a;
+    if (too_large) {
+        a = report_answer(413, name, oversized(max_bytes, received), config_.how, received,
+                          std::nullopt);
+    } else {
+        // A damaged gzip body is an invalid recording (bad_compression), as for a file.
+        const report& rep = v.finish();
+        const bool over =
+            rep.error.code == errc::limit_exceeded && rep.error.limit == limit_kind::bytes;
+        if (for_viewer && !over) {
+            const bool inflate = gzip || v.gzip();
+            try {
+                // On a worker: the connection's strand resumes here once the answer is built.
+                viewer_response r = co_await net::co_spawn(
+                    workers_.executor(),
+                    [&]() -> net::awaitable<viewer_response> {
+                        co_return viewer_upload(name, kept, inflate, rep, v.bytes(), v.compressed(),
+                                                config_.how);
+                    },
+                    net::use_awaitable);
+                a.status = r.status;
+                a.body = std::move(r.body);
+                a.content_type = r.content_type;
+            } catch (const std::bad_alloc&) {
+                a = error_answer(503, "out_of_memory",
+                                 "the answer to this upload could not be allocated; retry later");
+            }
+        } else {
+            a = report_answer(over ? 413 : 200, name, rep, config_.how, v.bytes(), v.compressed());
+        }
+    }
+    a.body_unread = !parser.is_done();
+    co_return a;
+}
+
+}  // namespace
+
+int run_server(const server_config& config) {
+    const std::optional<tcp::endpoint> at = parse_listen(config.listen);
+    if (!at) {
+        std::cerr << "inputanim serve: --listen " << config.listen
+                  << ": expected HOST:PORT with a numeric IPv4 or [IPv6] address\n";
+        return exit_usage;
+    }
+    for (const std::string& name : config.allow_hosts) {
+        const std::optional<authority> a = split_authority(name);
+        if (!a || !a->port.empty() || a->host.size() != name.size()) {
+            std::cerr << "inputanim serve: --allow-host " << name
+                      << ": expected a host name or address without a port (any port is "
+                         "allowed)\n";
+            return exit_usage;
+        }
+    }
+    server s(config);
+    return s.run(*at);
+}
+
+}  // namespace inputanim::http

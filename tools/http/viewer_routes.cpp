@@ -1,0 +1,432 @@
+#include "http/viewer_routes.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "inputanim/inputanim.hpp"
+#include "records/metrics_json.hpp"
+#include "records/report_json.hpp"
+#include "records/text.hpp"
+
+namespace inputanim::http {
+
+using records::add_path;
+using records::event_collector;
+using records::event_rows;
+using records::fields;
+using records::json_number;
+using records::metrics_json;
+using records::metrics_options_json;
+using records::number_text;
+using records::object_of;
+using records::printable;
+using records::report_json;
+
+namespace {
+
+std::string json_text(const nlohmann::json& j) {
+    // Marker names of an invalid file may not be UTF-8: such bytes are replaced.
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Whether the report says that this curve's own bytes are wrong (its keys, or its header).
+bool named_invalid(const report& rep, const curve_view& c) {
+    return !rep.valid() && rep.error.place == error_place::curve && rep.error.curve == c.id;
+}
+
+void put_row(char* out, std::span<const float> row) {
+    if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(out, row.data(), row.size_bytes());
+    } else {
+        for (const float v : row) {
+            const auto u = std::bit_cast<std::uint32_t>(v);
+            for (int b = 0; b < 4; ++b) *out++ = static_cast<char>((u >> (8 * b)) & 0xff);
+        }
+    }
+}
+
+// The frames' grid within `max_frame_bytes`. Its rows are counted as the resampler will produce
+// them (set_grid's count: far from 0, grid points sharing a float32 time are one row), against the
+// ceiling and before anything is allocated; the count stops past the ceiling, so a refusal costs
+// at most that many rows whatever the key times. A grid over the ceiling is resampled at the rate
+// whose grid points (at most width * rate + 3, more than its rows) fit, down to viewer_min_rate;
+// lower, the frames are refused (too_many_rows).
+grid_error frames_grid(const recording& rec, resampler& rs, double& rate,
+                       std::uint64_t max_frame_bytes) {
+    const std::uint64_t max_rows = max_frame_bytes / (4 * (rs.curves().size() + 1));
+    const grid_error grid = rs.set_grid(rate, std::nullopt, std::nullopt, max_rows);
+    if (grid != grid_error::too_many_rows || max_rows < 4) return grid;
+    // Both ends exist and are finite: set_grid counted points between them.
+    const summary& s = rec.summary();
+    const double width = static_cast<double>(*s.duration) - static_cast<double>(*s.start);
+    const double lowered = std::max(static_cast<double>(max_rows - 3) / width, viewer_min_rate);
+    if (lowered >= rate) return grid;
+    const grid_error fitted = rs.set_grid(lowered, std::nullopt, std::nullopt, max_rows);
+    if (fitted == grid_error::none) rate = lowered;
+    return fitted;
+}
+
+// Reads the whole recording behind a gzip upload: the body goes into an anonymous in-memory file,
+// which the front door maps and inflates as it does a .bin.gz on disk.
+std::span<const std::byte> inflate_upload(std::span<const std::byte> body,
+                                          const validate_options& how, input& in,
+                                          std::vector<std::byte>& storage) {
+    const int fd = ::memfd_create("inputanim-upload", MFD_CLOEXEC);
+    if (fd < 0) return {};
+    std::size_t written = 0;
+    while (written < body.size()) {
+        const ssize_t n = ::write(fd, body.data() + written, body.size() - written);
+        if (n <= 0) {
+            ::close(fd);
+            return {};
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    // At its start, the file is mapped (not read as a stream from where the writes left off).
+    if (::lseek(fd, 0, SEEK_SET) != 0) {
+        ::close(fd);
+        return {};
+    }
+    std::error_code ec;
+    in = input::from_fd(fd, ec, false);
+    if (ec) return {};
+    const whole_input whole = read_whole(in, how, storage);
+    if (whole.io || whole.invalid) return {};
+    return whole.bytes;
+}
+
+// The timeline's events as measure() sends them, each kind into the collector event_rows reads
+// (the rows `inputanim metrics --events pinch` and `--events fixations` print), up to
+// viewer_max_events of a kind: those after are counted by the metrics alone.
+struct timeline_events final : metrics_sink {
+    event_collector pinches{"pinch"};
+    event_collector fixations{"fixations"};
+
+    void pinch(side s, const grid_interval& g) override {
+        if (pinches.hand_events.size() < viewer_max_events) pinches.pinch(s, g);
+    }
+    void fixation(const inputanim::fixation& f) override {
+        if (fixations.fixations.size() < viewer_max_events) fixations.fixation(f);
+    }
+};
+
+nlohmann::json event_list(event_collector& e, std::string_view kind) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const fields& f : event_rows(e, kind)) list.push_back(object_of(f));
+    return list;
+}
+
+// The description's "metrics" (the object of `inputanim metrics --json` but its path), "events"
+// and "metrics_note": measured on metrics_options{} like `inputanim metrics` without options, or
+// null with the reason.
+struct timeline_metrics {
+    nlohmann::json metrics;
+    nlohmann::json events;
+    std::string note;
+};
+
+// Why measure() refused, for a person.
+std::string measure_problem(const std::error_code& ec, const recording& rec,
+                            const metrics_options& o) {
+    if (ec == grid_error::too_many_rows) {
+        const summary& s = rec.summary();
+        return "no metrics: more than " + std::to_string(o.max_samples) + " samples at " +
+               number_text(o.rate) + " per second from " +
+               number_text(double{s.start.value_or(0.0f)}) + " to " +
+               number_text(double{s.duration.value_or(0.0f)}) + " s";
+    }
+    if (ec == grid_error::bad_time) return "no metrics: the recording's key times are not finite";
+    if (ec == metrics_error::shared_times) {
+        return "no metrics: at " + number_text(o.rate) +
+               " per second consecutive samples share a float32 time (key times this far from 0 "
+               "are too coarse)";
+    }
+    return "no metrics: " + ec.message();
+}
+
+timeline_metrics measure_timeline(const recording& rec, std::span<const std::byte> bytes,
+                                  bool mapped, bool valid, std::uint64_t max_samples) {
+    metrics_options options;
+    options.max_samples = max_samples;
+    recording_metrics m;
+    timeline_events events;
+    std::error_code ec;
+    const auto run = [&] { ec = measure(rec, options, m, &events); };
+    timeline_metrics out;
+    if (const std::error_code io = mapped ? guarded(bytes, run) : (run(), std::error_code{})) {
+        out.note = "no metrics: the file could not be read: " + io.message();
+        return out;
+    }
+    if (ec) {
+        out.note = measure_problem(ec, rec, options);
+        return out;
+    }
+    out.metrics = metrics_json(m);
+    out.metrics["measured_with"] = metrics_options_json(options);
+    out.events = {{"pinch", event_list(events.pinches, "pinch")},
+                  {"fixations", event_list(events.fixations, "fixations")}};
+    const auto add_note = [&](const std::string& n) {
+        out.note += (out.note.empty() ? "" : "; ") + n;
+    };
+    if (!valid) {
+        add_note(
+            "measured although the file is invalid (as inputanim metrics --level structure "
+            "measures it)");
+    }
+    const auto listed = [&](const char* kind, std::size_t shown, std::uint64_t all) {
+        if (shown < all) {
+            add_note("the timeline shows the first " + std::to_string(shown) + " " + kind + " of " +
+                     std::to_string(all));
+        }
+    };
+    listed("pinches", out.events["pinch"].size(),
+           (m.hands[0] ? m.hands[0]->pinches : 0) + (m.hands[1] ? m.hands[1]->pinches : 0));
+    listed("fixations", out.events["fixations"].size(), m.gaze ? m.gaze->fixations : 0);
+    return out;
+}
+
+}  // namespace
+
+viewer_recording prepare_recording(std::string_view name, std::span<const std::byte> bytes,
+                                   bool mapped, const report& rep, std::uint64_t file_bytes,
+                                   std::optional<std::uint64_t> compressed_bytes,
+                                   const validate_options& how, double rate,
+                                   std::uint64_t max_frame_bytes, std::uint64_t max_samples,
+                                   std::string_view frames_url, std::string_view note) {
+    viewer_recording out;
+    recording rec;
+    error structural;
+    const auto open = [&] { structural = rec.open(bytes, {how.layout, how.limits}); };
+    const std::error_code io = mapped ? guarded(bytes, open) : (open(), std::error_code{});
+
+    nlohmann::json curves = nlohmann::json::array();
+    nlohmann::json keys = nlohmann::json::array();
+    nlohmann::json omitted = nlohmann::json::array();
+    nlohmann::json markers = nlohmann::json::array();
+    resampler rs(rec);
+    grid_error grid = grid_error::no_keys;
+    const double asked = rate;
+    if (!io) {
+        for (const curve_view& c : rec.curves()) {
+            if (named_invalid(rep, c)) {
+                omitted.push_back(c.path());
+            } else {
+                rs.select(c.path());
+            }
+        }
+        for (const curve_id id : rs.curves()) {
+            curves.push_back(curve_path(id));
+            keys.push_back(rec.find(id)->size());
+        }
+        // Markers are only walked in a file whose structure is whole.
+        if (!structural) {
+            const std::error_code marker_io = guarded(bytes, [&] {
+                for (const marker_view& m : rec.markers()) {
+                    markers.push_back({{"time", json_number(m.time)}, {"name", m.name}});
+                }
+            });
+            if (marker_io) markers = nlohmann::json::array();
+        }
+        grid = frames_grid(rec, rs, rate, max_frame_bytes);
+    }
+    const std::uint64_t rows = grid == grid_error::none ? rs.row_count() : 0;
+    const std::size_t columns = rs.curves().size() + 1;
+    std::vector<float> row(columns);
+    std::uint64_t done = 0;
+    // Writes the rows from `at` on.
+    const auto sample_into = [&](char* at) {
+        while (const std::optional<float> t = rs.next(std::span(row).subspan(1))) {
+            row[0] = *t;
+            put_row(at, row);
+            at += columns * 4;
+            ++done;
+        }
+    };
+    // A mapped file is sampled first, under the guard: a page cut off leaves no frames, which the
+    // description says. Bytes in memory cannot fail: they are sampled once the description is
+    // written, straight into the bundle when there is one (no second copy of the frames).
+    std::error_code sample_io;
+    if (mapped && rows > 0) {
+        out.frames.resize(rows * columns * 4);
+        sample_io = guarded(bytes, [&] { sample_into(out.frames.data()); });
+        if (sample_io) out.frames.clear();
+    }
+
+    std::string why(note);
+    if (io || sample_io) {
+        why = "the file could not be read: " + (io ? io : sample_io).message();
+    } else if (structural) {
+        why = "the structure breaks at byte " + std::to_string(structural.offset) +
+              ": only the curves before it are shown";
+    } else if (!omitted.empty()) {
+        why = "the curve with the invalid keyframe is left out; the other curves play";
+    }
+    const auto add_why = [&](const std::string& n) { why += (why.empty() ? "" : "; ") + n; };
+    if (!io) {
+        const summary& s = rec.summary();
+        const std::string span = "from " + number_text(double{s.start.value_or(0.0f)}) + " to " +
+                                 number_text(double{s.duration.value_or(0.0f)}) + " s";
+        if (grid == grid_error::no_keys) {
+            add_why("no curve has a keyframe: nothing to play");
+        } else if (grid == grid_error::bad_time) {
+            add_why("no frames: the recording's key times are not finite");
+        } else if (grid == grid_error::too_many_rows) {
+            out.frames_refused = true;
+            add_why("no frames: " + span + ", the frames would pass their ceiling of " +
+                    std::to_string(max_frame_bytes >> 20) + " MiB even at " +
+                    number_text(viewer_min_rate) + " per second (more than " +
+                    std::to_string(max_frame_bytes / (4 * columns)) + " rows of " +
+                    std::to_string(columns) + " columns)");
+        } else if (rate != asked) {
+            add_why("resampled at " + number_text(rate) + " per second instead of " +
+                    number_text(asked) + " so that the frames stay within " +
+                    std::to_string(max_frame_bytes >> 20) + " MiB");
+        }
+        if (rows > 0 && rs.row_count() < rs.point_count()) {
+            add_why("key times this far from 0 are coarser than a frame: the " +
+                    std::to_string(rs.point_count()) + " grid points " + span + " fall on " +
+                    std::to_string(rows) + " distinct float32 times, one row each");
+        }
+    }
+    timeline_metrics measured;
+    if (io) {
+        measured.note = "no metrics: the file could not be read";
+    } else if (structural) {
+        measured.note =
+            "no metrics: the structure breaks at byte " + std::to_string(structural.offset);
+    } else {
+        measured = measure_timeline(rec, bytes, mapped, rep.valid(), max_samples);
+    }
+    nlohmann::json description = {
+        {"name", name},
+        {"rate", rate},
+        {"frames", !mapped              ? rows
+                   : out.frames.empty() ? 0
+                                        : done},
+        {"start", rows > 0 ? json_number(rs.row_time(0)) : 0.0},
+        {"curves", std::move(curves)},
+        // A pose whose curves have no keys (a joint never seen) is not drawn, as MRTK has none.
+        {"keys", std::move(keys)},
+        {"omitted", std::move(omitted)},
+        {"markers", std::move(markers)},
+        {"report", report_json(rep, how, file_bytes, compressed_bytes)},
+        {"note", why},
+        {"error", out.frames_refused ? nlohmann::json("frames_too_large") : nlohmann::json()},
+        {"metrics", std::move(measured.metrics)},
+        {"events", std::move(measured.events)},
+        {"metrics_note", std::move(measured.note)},
+        {"frames_url", frames_url},
+    };
+    add_path(description["report"], name);
+    out.description = json_text(description);
+    if (!mapped) {
+        std::string& into = frames_url.empty() ? out.bundle : out.frames;
+        // The bundle: a little-endian uint32 length, the description, zero bytes up to a
+        // multiple of four, then the frames.
+        if (frames_url.empty()) {
+            const auto length = static_cast<std::uint32_t>(out.description.size());
+            for (int b = 0; b < 4; ++b) into += static_cast<char>((length >> (8 * b)) & 0xff);
+            into += out.description;
+            into.append((4 - into.size() % 4) % 4, '\0');
+        }
+        const std::size_t at = into.size();
+        into.resize(at + rows * columns * 4);
+        sample_into(into.data() + at);
+    }
+    return out;
+}
+
+std::string_view viewer_missing_page() {
+    return "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>inputanim</title></head>"
+           "<body><h1>The viewer page was not built</h1><p>This inputanim was built without "
+           "Node.js and npm. Install them (Debian: <code>apt-get install nodejs npm</code>), "
+           "then configure and build again: the build bundles the page from web/ with "
+           "<code>npm ci</code> and esbuild.</p><p>POST /validate still validates uploads.</p>"
+           "</body></html>\n";
+}
+
+std::string_view viewer_build_hint() {
+    return "the viewer page was not built into this inputanim: install Node.js and npm (Debian: "
+           "apt-get install nodejs npm), then run cmake again and rebuild (the build bundles "
+           "web/ with npm ci and esbuild; docs/VIEWER.md)";
+}
+
+std::optional<viewer_response> viewer_get(const viewer_site* site, std::string_view path) {
+    viewer_response r;
+    if (path == "/" || path == "/index.html") {
+        const std::string_view page = viewer_page();
+        r.lasting_body = page.empty() ? viewer_missing_page() : page;
+        r.content_type = "text/html; charset=utf-8";
+        return r;
+    }
+    constexpr std::string_view api = "/api/recordings";
+    if (!path.starts_with(api)) return std::nullopt;
+    const std::size_t count = site != nullptr ? site->recordings.size() : 0;
+    if (path == api) {
+        nlohmann::json list = nlohmann::json::array();
+        for (std::size_t i = 0; i < count; ++i) {
+            list.push_back({{"index", i},
+                            {"name", site->names[i]},
+                            {"description", std::string(api) + "/" + std::to_string(i)}});
+        }
+        r.body = json_text(list);
+        return r;
+    }
+    std::string_view rest = path.substr(api.size());
+    if (!rest.starts_with('/')) return std::nullopt;
+    rest.remove_prefix(1);
+    const bool frames = rest.ends_with("/frames");
+    if (frames) rest.remove_suffix(std::string_view("/frames").size());
+    std::size_t index = 0;
+    const auto [end, err] = std::from_chars(rest.data(), rest.data() + rest.size(), index);
+    if (rest.empty() || err != std::errc{} || end != rest.data() + rest.size() || index >= count) {
+        r.status = 404;
+        r.body = json_text({{"status", 404},
+                            {"error", "not_found"},
+                            {"message", "no recording " + std::string(rest) + " (there are " +
+                                            std::to_string(count) + ")"}});
+        return r;
+    }
+    const viewer_recording& rec = site->recordings[index];
+    if (frames) {
+        r.lasting_body = rec.frames;
+        r.content_type = "application/octet-stream";
+    } else {
+        r.body = rec.description;
+    }
+    return r;
+}
+
+viewer_response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
+                              const report& rep, std::uint64_t recording_bytes,
+                              std::optional<std::uint64_t> compressed_bytes,
+                              const validate_options& how) {
+    input in;
+    std::vector<std::byte> storage;
+    std::span<const std::byte> bytes = kept;
+    std::string note;
+    if (gzip) {
+        bytes = inflate_upload(kept, how, in, storage);
+        if (bytes.empty()) note = "the gzip upload could not be inflated whole: nothing to play";
+    }
+    viewer_recording prepared = prepare_recording(
+        name, bytes, false, rep, recording_bytes, compressed_bytes, how, viewer_default_rate,
+        viewer_max_upload_frame_bytes, viewer_max_upload_samples, "", note);
+    viewer_response r;
+    // Still the bundle, with the report and the metrics: the page shows them and the reason.
+    if (prepared.frames_refused) r.status = 422;
+    r.body = std::move(prepared.bundle);
+    r.content_type = "application/vnd.inputanim.view";
+    return r;
+}
+
+}  // namespace inputanim::http

@@ -1,0 +1,106 @@
+// The browser viewer's side of the HTTP server (docs/VIEWER.md): the page at GET /, and each
+// recording as the page reads it -- a small JSON description (curve paths, rate, markers, the
+// validation report, the metrics and the timeline's events) and the curves resampled by the
+// library's resampler as little-endian float32 frames. The page never receives the file itself.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "inputanim/validate.hpp"
+
+namespace inputanim::http {
+
+// The rate the page asks for unless told otherwise.
+inline constexpr double viewer_default_rate = 60.0;
+// The lowest rate a recording too long for its frame ceiling is resampled at (the lowest `view
+// --rate`): below one frame a second nothing plays as motion, and the frames are refused instead.
+inline constexpr double viewer_min_rate = 1.0;
+// The most frame bytes one recording is resampled into: a longer recording is resampled at a lower
+// rate (the description says which), down to viewer_min_rate, past which its frames are refused,
+// so that neither the server nor the page holds more. An upload (a stranger's bytes, answered
+// while other uploads are) gets less.
+inline constexpr std::uint64_t viewer_max_frame_bytes = std::uint64_t{256} << 20;
+inline constexpr std::uint64_t viewer_max_upload_frame_bytes = std::uint64_t{64} << 20;
+// Uploads to POST /view answered at once, from their header until their answer is sent or their
+// connection closed; more are answered 503 (each holds its body and frames).
+inline constexpr std::size_t viewer_max_uploads = 4;
+// The threads that build the answers to POST /view (inflate, resample, measure), off the threads
+// that serve connections: one per upload answered at once, so that none waits for another.
+inline constexpr unsigned viewer_workers = viewer_max_uploads;
+// The metrics and the timeline's events are measured on the metrics' own grid (metrics_options{},
+// 60 Hz whatever the frames' rate), up to a number of grid samples: for an upload about 4.6 hours
+// (a longer one is shown without them; `view` passes the ceiling of `inputanim metrics`).
+inline constexpr std::uint64_t viewer_max_upload_samples = 1'000'000;
+// The most events of each kind (pinches of both hands, fixations) the description lists: the
+// first to end. The metrics count them all.
+inline constexpr std::size_t viewer_max_events = 10'000;
+
+// One recording ready to be sent: its description (JSON text) and its frames, row after row,
+// each row the row's time then one value per column of the description.
+struct viewer_recording {
+    std::string description;
+    std::string frames;
+    // An upload's answer, its description and frames in one body, since the server keeps nothing
+    // of an upload (`frames` is then empty): a little-endian uint32 length, the description, zero
+    // bytes up to a multiple of four, then the frames.
+    std::string bundle;
+    // The frames would pass their ceiling even at viewer_min_rate: none were built (the
+    // description's note says why).
+    bool frames_refused = false;
+};
+
+// Resamples `bytes` (a whole recording, already checked by `rep`) at `rate` Hz from its first key
+// time to its duration, into at most `max_frame_bytes`. A curve the report names as invalid is left
+// out, and so are the curves after a structural error; what remains still plays. A recording whose
+// structure is whole is also measured (measure(), at most `max_samples` grid samples) for the
+// metrics and the timeline's pinches and fixations. Reads `bytes` under guarded() when `mapped`.
+// `frames_url` is what the description tells the page to fetch the frames from (empty: the frames
+// come in the same response, in `bundle`, for bytes in memory: not `mapped`).
+viewer_recording prepare_recording(std::string_view name, std::span<const std::byte> bytes,
+                                   bool mapped, const report& rep, std::uint64_t file_bytes,
+                                   std::optional<std::uint64_t> compressed_bytes,
+                                   const validate_options& how, double rate,
+                                   std::uint64_t max_frame_bytes, std::uint64_t max_samples,
+                                   std::string_view frames_url, std::string_view note = {});
+
+// What `inputanim view` serves: the recordings named on its command line.
+struct viewer_site {
+    std::vector<std::string> names;
+    std::vector<viewer_recording> recordings;
+};
+
+// The page, embedded into the program at build time; empty when the build had no npm
+// (then viewer_missing_page explains how to build it).
+std::string_view viewer_page();
+std::string_view viewer_missing_page();
+// How to build the page, for a person.
+std::string_view viewer_build_hint();
+
+struct viewer_response {
+    unsigned status = 200;
+    std::string body;
+    // Sent instead of `body` when set: the page or a recording's frames, which live as long as
+    // the server.
+    std::string_view lasting_body;
+    const char* content_type = "application/json";
+};
+
+// Answers GET `path` when it is one of the viewer's: /, /api/recordings, /api/recordings/N and
+// /api/recordings/N/frames. `site` is null for `serve`, which has no recordings of its own; else
+// it must outlive the response.
+std::optional<viewer_response> viewer_get(const viewer_site* site, std::string_view path);
+
+// The answer to POST /view: the upload's report, and when its bytes can still be read, its
+// description and frames (viewer_recording::bundle). `kept` holds the body as received (gzip or
+// not).
+viewer_response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
+                              const report& rep, std::uint64_t recording_bytes,
+                              std::optional<std::uint64_t> compressed_bytes,
+                              const validate_options& how);
+
+}  // namespace inputanim::http

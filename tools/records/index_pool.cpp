@@ -1,0 +1,298 @@
+#include "records/index_pool.hpp"
+
+#include <algorithm>
+#include <array>
+#include <span>
+
+#include "records/ceilings.hpp"
+#include "records/threads.hpp"
+
+namespace inputanim::records {
+
+namespace {
+
+// True when the file starts with the magic, or is shorter than the magic and holds a prefix of
+// it (an empty file included): a recording, perhaps cut short, which deserves a row with its
+// error. A file without the magic is a recording only when it is wholly a 2019 layout with at least
+// one keyframe (is_2019_recording). Anything else is some other kind of file.
+bool starts_like_recording(std::span<const std::byte> bytes) {
+    const std::size_t n = std::min<std::size_t>(bytes.size(), sizeof file_magic);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (bytes[i] != static_cast<std::byte>((file_magic >> (8 * i)) & 0xff)) return false;
+    }
+    return true;
+}
+
+// Whether a file without the magic that the reader took for a 2019 layout is one: it holds a
+// keyframe. A run of NUL bytes (a crash's zeroed file, a preallocated placeholder) of the right
+// length walks as a June 2019 file of 389 empty curves, which no recorder writes.
+bool found_2019(const summary& s) {
+    return s.edition != edition::v1 && s.keyframes > 0;
+}
+
+// A file the reader detects as a 2019 layout (a walk of its curve headers) that holds a keyframe.
+bool is_2019_recording(std::span<const std::byte> bytes) {
+    if (!may_be_2019(bytes)) return false;
+    recording rec;
+    return !rec.open(bytes) && found_2019(rec.summary());
+}
+
+// Opens r's file through the input layer (a FIFO put in a listed file's place is refused, never
+// waited on); false (r unreadable) when that fails.
+bool open_file(file_result& r, input& file) {
+    r.outcome = file_outcome::recording;
+    r.bytes = 0;
+    r.failure.clear();
+    r.metrics.reset();
+    r.metrics_failure.clear();
+    file = input::open(r.path, r.failure);
+    if (r.failure) {
+        r.outcome = file_outcome::unreadable;
+        r.failure_code = "unreadable";
+        return false;
+    }
+    r.bytes = file.mapped().size();
+    return true;
+}
+
+// The row of a file that could not be read whole (another process truncated it).
+void mark_cut(file_result& r, std::error_code io = std::make_error_code(std::errc::io_error)) {
+    r.outcome = file_outcome::unreadable;
+    r.failure = io;
+    r.failure_code = "io_error";
+}
+
+// Whether `file` is read chunk by chunk rather than in a batch: a stream (standard input) or a
+// gzip file, recognised by its first bytes.
+bool read_alone(const input& file, std::error_code& io) {
+    if (!file.is_mapped()) return true;
+    const std::span<const std::byte> bytes = file.mapped();
+    bool gzip = false;
+    io = guarded(bytes, [&] {
+        gzip = bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b};
+    });
+    return gzip;
+}
+
+// Measures the valid recording in `bytes` (under the guard when it is a mapping); a truncated
+// mapping makes the file unreadable.
+void measure_into(file_result& r, std::span<const std::byte> bytes, bool mapped,
+                  const validate_options& how, const metrics_options& metrics) {
+    recording rec;
+    recording_metrics m;
+    std::error_code failure;
+    const auto run = [&] {
+        const error e = rec.open(bytes, read_options{how.layout, how.limits});
+        failure = e ? make_error_code(e.code) : measure(rec, metrics, m);
+    };
+    if (!mapped) {
+        run();
+    } else if (guarded(bytes, run)) {
+        return mark_cut(r);
+    }
+    if (failure) {
+        r.metrics_failure = failure;
+    } else {
+        r.metrics = m;
+    }
+}
+
+// A gzip file or a stream, validated as it is inflated or read. A gzip file found by the walk is
+// a recording when its first inflated bytes are (a prefix of) the magic, or when they may begin
+// a 2019 layout and the whole file reads as one with a keyframe.
+void index_alone(file_result& r, input& file, const validate_options& how,
+                 const std::optional<metrics_options>& metrics) {
+    bool maybe_2019 = false;
+    if (!r.named && file.is_mapped()) {
+        std::array<std::byte, sizeof file_magic> head{};
+        std::error_code io;
+        const std::size_t n = recording_head(file, head, io);
+        if (io) return mark_cut(r, io);
+        maybe_2019 = may_be_2019({head.data(), n});
+        if (!starts_like_recording({head.data(), n}) && !maybe_2019) {
+            r.outcome = file_outcome::not_recording;
+            return;
+        }
+    }
+    const file_check c = validate_input(file, how);
+    if (c.io) return mark_cut(r, c.io);
+    // Without the magic, a recording only if it read as a 2019 layout with a keyframe.
+    if (maybe_2019 && !found_2019(c.rep.summary)) {
+        r.outcome = file_outcome::not_recording;
+        return;
+    }
+    r.rep = c.rep;
+    r.bytes = c.bytes;
+    if (!metrics || !r.rep.valid()) return;
+    if (!file.is_mapped()) {
+        // Standard input is read once, by the validation.
+        r.metrics_failure = std::make_error_code(std::errc::operation_not_supported);
+        return;
+    }
+    // A gzip file: inflated again, into memory, as `inputanim metrics` reads it (the validation
+    // read the input through).
+    std::error_code io;
+    input again = input::open(r.path, io);
+    if (io) return mark_cut(r, io);
+    std::vector<std::byte> storage;
+    validate_options whole = how;
+    whole.limits.max_bytes = std::min(how.limits.max_bytes, default_max_whole_bytes);
+    const whole_input w = read_whole(again, whole, storage);
+    if (w.io) return mark_cut(r, w.io);
+    if (w.invalid) {
+        r.metrics_failure = make_error_code(w.invalid.code);
+        return;
+    }
+    measure_into(r, w.bytes, w.mapped, how, *metrics);
+}
+
+// Opens, maps, validates and unmaps the files of `batch` (at most batch_width) together: the
+// many-inputs validate() overlaps the cache misses of their structure walks. gzip files and
+// streams are validated one at a time.
+void index_batch(std::span<file_result* const> batch, const validate_options& how,
+                 const std::optional<metrics_options>& metrics) {
+    std::array<input, batch_width> files;
+    std::array<std::span<const std::byte>, batch_width> inputs;
+    std::array<report, batch_width> reports;
+    std::array<file_result*, batch_width> targets{};
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        file_result& r = *batch[i];
+        if (r.outcome == file_outcome::unchanged) continue;
+        if (!open_file(r, files[i])) continue;
+        std::error_code io;
+        if (read_alone(files[i], io)) {
+            index_alone(r, files[i], how, metrics);
+            continue;
+        }
+        if (io) {
+            mark_cut(r, io);
+            continue;
+        }
+        const std::span<const std::byte> bytes = files[i].mapped();
+        bool looks = true;
+        if (!r.named && guarded(bytes, [&] {
+                looks = starts_like_recording(bytes) || is_2019_recording(bytes);
+            })) {
+            mark_cut(r);
+            continue;
+        }
+        if (!looks) {
+            r.outcome = file_outcome::not_recording;
+            continue;
+        }
+        inputs[n] = bytes;
+        targets[n++] = &r;
+    }
+    validate({inputs.data(), n}, {reports.data(), n}, how);
+    for (std::size_t k = 0; k < n; ++k) {
+        if (reports[k].error.code == errc::io_error) {
+            mark_cut(*targets[k]);
+            continue;
+        }
+        targets[k]->rep = reports[k];
+        if (metrics && reports[k].valid())
+            measure_into(*targets[k], inputs[k], true, how, *metrics);
+    }
+}
+
+}  // namespace
+
+index_pool::index_pool(unsigned jobs, std::size_t window, validate_options how,
+                       std::optional<metrics_options> metrics, sink done)
+    : how_(how),
+      metrics_(metrics),
+      done_(std::move(done)),
+      slots_(std::max<std::size_t>(window, 1)) {
+    workers_.reserve(jobs);
+    // The run goes on with the threads that started, and the indexer says so.
+    refused_ = start_threads(jobs, workers_, [this] { work(); });
+    if (workers_.empty()) {
+        throw std::system_error(refused_, "cannot start a thread to read files");
+    }
+}
+
+index_pool::~index_pool() {
+    {
+        const std::lock_guard lock(mutex_);
+        // Files not taken yet are dropped: this only happens when the run is abandoned.
+        submitted_ = taken_;
+        stopping_ = true;
+    }
+    work_ready_.notify_all();
+    for (std::thread& t : workers_) t.join();
+}
+
+void index_pool::work() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        work_ready_.wait(lock, [this] { return taken_ < submitted_ || stopping_; });
+        if (taken_ == submitted_) return;
+        // Up to batch_width files at once, for index_batch.
+        const std::uint64_t first = taken_;
+        const std::size_t count =
+            static_cast<std::size_t>(std::min<std::uint64_t>(batch_width, submitted_ - taken_));
+        taken_ += count;
+        std::array<file_result*, batch_width> batch{};
+        for (std::size_t i = 0; i < count; ++i) {
+            batch[i] = &slots_[(first + i) % slots_.size()].result;
+        }
+        lock.unlock();
+        index_batch({batch.data(), count}, how_, metrics_);
+        lock.lock();
+        for (std::size_t i = 0; i < count; ++i) slots_[(first + i) % slots_.size()].done = true;
+        completed_ += count;
+        if (main_waiting_ && ready_to_drain()) drain_ready_.notify_one();
+    }
+}
+
+bool index_pool::ready_to_drain() const {
+    return slots_[consumed_ % slots_.size()].done &&
+           (completed_ - consumed_ >= slots_.size() / 2 || completed_ == submitted_);
+}
+
+void index_pool::drain(bool wait) {
+    bool handed = false;
+    for (;;) {
+        slot* head = nullptr;
+        {
+            std::unique_lock lock(mutex_);
+            if (handed) ++consumed_;
+            handed = false;
+            if (consumed_ == submitted_) return;
+            head = &slots_[consumed_ % slots_.size()];
+            if (wait) {
+                main_waiting_ = true;
+                drain_ready_.wait(lock, [this] { return ready_to_drain(); });
+                main_waiting_ = false;
+                wait = false;
+            }
+            if (!head->done) return;
+            head->done = false;
+        }
+        // Outside the lock: the sink writes output, and no worker touches a finished slot.
+        done_(head->result);
+        handed = true;
+    }
+}
+
+file_result& index_pool::next() {
+    drain(false);
+    // Only this thread changes submitted_ and consumed_, so it may read them without the lock.
+    while (submitted_ - consumed_ == slots_.size()) drain(true);
+    return slots_[submitted_ % slots_.size()].result;
+}
+
+void index_pool::submit() {
+    {
+        const std::lock_guard lock(mutex_);
+        ++submitted_;
+    }
+    work_ready_.notify_one();
+}
+
+void index_pool::finish() {
+    while (consumed_ != submitted_) drain(true);
+}
+
+}  // namespace inputanim::records

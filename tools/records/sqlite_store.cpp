@@ -1,0 +1,703 @@
+#include "records/sqlite_store.hpp"
+
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <optional>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include "records/output_file.hpp"
+#include "records/report_json.hpp"
+#include "records/text.hpp"
+
+namespace inputanim::records {
+
+namespace {
+
+// Bumped when the tables change. A database of schema 2 gains the metrics columns (added at the
+// end, so that its rows line up with a new database's); any other version is refused, not
+// altered.
+constexpr int schema_version = 3;
+// PRAGMA application_id of an inputanim index ("IAnx"): how a database is known to be one.
+constexpr std::int64_t application_id = 0x49416e78;
+
+constexpr const char* schema = R"sql(
+CREATE TABLE recordings (
+    path           TEXT PRIMARY KEY NOT NULL,
+    valid          INTEGER NOT NULL,
+    bytes          INTEGER,
+    version        TEXT,
+    layout         TEXT,
+    has_camera     INTEGER,
+    has_hands      INTEGER,
+    has_gaze       INTEGER,
+    curves         INTEGER,
+    keyframes      INTEGER,
+    markers        INTEGER,
+    start          REAL,
+    duration       REAL,
+    warnings_found INTEGER,
+    error_code     TEXT,
+    error_offset   INTEGER,
+    error_place    TEXT,
+    error_curve    TEXT,
+    error_keyframe INTEGER,
+    error_marker   INTEGER,
+    error_limit    TEXT,
+    error_message  TEXT,
+    size           INTEGER,
+    mtime          INTEGER,
+    inode          INTEGER,
+    checked_with   TEXT NOT NULL,
+    report         TEXT NOT NULL,
+    indexed_at     INTEGER NOT NULL,
+    left_path_length       REAL,
+    right_path_length      REAL,
+    left_pinches           INTEGER,
+    right_pinches          INTEGER,
+    left_coverage          REAL,
+    right_coverage         REAL,
+    fixations              INTEGER,
+    mean_fixation_duration REAL
+);
+CREATE TABLE warnings (
+    path     TEXT NOT NULL REFERENCES recordings(path) ON DELETE CASCADE,
+    code     TEXT NOT NULL,
+    curve    TEXT NOT NULL,
+    keyframe INTEGER,
+    count    INTEGER NOT NULL,
+    message  TEXT NOT NULL
+);
+CREATE INDEX warnings_by_path ON warnings(path);
+)sql";
+
+// Schema 2 to 3: the columns of index --metrics.
+constexpr const char* add_metrics_columns = R"sql(
+ALTER TABLE recordings ADD COLUMN left_path_length REAL;
+ALTER TABLE recordings ADD COLUMN right_path_length REAL;
+ALTER TABLE recordings ADD COLUMN left_pinches INTEGER;
+ALTER TABLE recordings ADD COLUMN right_pinches INTEGER;
+ALTER TABLE recordings ADD COLUMN left_coverage REAL;
+ALTER TABLE recordings ADD COLUMN right_coverage REAL;
+ALTER TABLE recordings ADD COLUMN fixations INTEGER;
+ALTER TABLE recordings ADD COLUMN mean_fixation_duration REAL;
+)sql";
+
+constexpr std::size_t occurrences(std::string_view text, std::string_view word) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(word); at != std::string_view::npos;
+         at = text.find(word, at + word.size())) {
+        ++n;
+    }
+    return n;
+}
+// The columns schema 2 lacks: the last ones of table recordings.
+constexpr std::size_t metrics_column_count = occurrences(add_metrics_columns, "ADD COLUMN");
+
+constexpr const char* upsert_sql = R"sql(
+INSERT INTO recordings (path, valid, bytes, version, layout, has_camera, has_hands, has_gaze,
+    curves, keyframes, markers, start, duration, warnings_found, error_code, error_offset,
+    error_place, error_curve, error_keyframe, error_marker, error_limit, error_message, size,
+    mtime, inode, checked_with, report, indexed_at, left_path_length, right_path_length,
+    left_pinches, right_pinches, left_coverage, right_coverage, fixations, mean_fixation_duration)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+    ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36)
+ON CONFLICT (path) DO UPDATE SET valid = excluded.valid, bytes = excluded.bytes,
+    version = excluded.version, layout = excluded.layout, has_camera = excluded.has_camera,
+    has_hands = excluded.has_hands, has_gaze = excluded.has_gaze, curves = excluded.curves,
+    keyframes = excluded.keyframes, markers = excluded.markers, start = excluded.start,
+    duration = excluded.duration, warnings_found = excluded.warnings_found,
+    error_code = excluded.error_code, error_offset = excluded.error_offset,
+    error_place = excluded.error_place, error_curve = excluded.error_curve,
+    error_keyframe = excluded.error_keyframe, error_marker = excluded.error_marker,
+    error_limit = excluded.error_limit, error_message = excluded.error_message,
+    size = excluded.size, mtime = excluded.mtime, inode = excluded.inode,
+    checked_with = excluded.checked_with, report = excluded.report,
+    indexed_at = excluded.indexed_at, left_path_length = excluded.left_path_length,
+    right_path_length = excluded.right_path_length, left_pinches = excluded.left_pinches,
+    right_pinches = excluded.right_pinches, left_coverage = excluded.left_coverage,
+    right_coverage = excluded.right_coverage, fixations = excluded.fixations,
+    mean_fixation_duration = excluded.mean_fixation_duration
+)sql";
+
+// The columns of upsert_sql, by parameter number.
+enum column : int {
+    c_path = 1,
+    c_valid,
+    c_bytes,
+    c_version,
+    c_layout,
+    c_has_camera,
+    c_has_hands,
+    c_has_gaze,
+    c_curves,
+    c_keyframes,
+    c_markers,
+    c_start,
+    c_duration,
+    c_warnings_found,
+    c_error_code,
+    c_error_offset,
+    c_error_place,
+    c_error_curve,
+    c_error_keyframe,
+    c_error_marker,
+    c_error_limit,
+    c_error_message,
+    c_size,
+    c_mtime,
+    c_inode,
+    c_checked_with,
+    c_report,
+    c_indexed_at,
+    c_left_path_length,
+    c_right_path_length,
+    c_left_pinches,
+    c_right_pinches,
+    c_left_coverage,
+    c_right_coverage,
+    c_fixations,
+    c_mean_fixation_duration,
+};
+
+// One column as PRAGMA table_info describes it.
+struct column_info {
+    std::string name;
+    std::string type;
+    bool not_null = false;
+    int primary_key = 0;
+    friend bool operator==(const column_info&, const column_info&) = default;
+};
+
+std::string column_text(const column_info& c) {
+    std::string text = c.name + " " + c.type;
+    if (c.primary_key != 0) text += " PRIMARY KEY";
+    if (c.not_null) text += " NOT NULL";
+    return text;
+}
+
+// The columns of `table` in the attached database `schema_name`, in order (none when there is no
+// such table). Throws store_error.
+std::vector<column_info> columns_of(sqlite3* db, const std::string& schema_name,
+                                    const char* table) {
+    const std::string sql = "PRAGMA " + schema_name + ".table_info(" + table + ")";
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+        throw store_error(sqlite3_errmsg(db));
+    }
+    std::vector<column_info> columns;
+    int rc = SQLITE_ROW;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const auto text = [&](int i) {
+            const unsigned char* t = sqlite3_column_text(s, i);
+            return t ? std::string(reinterpret_cast<const char*>(t)) : std::string();
+        };
+        columns.push_back(
+            {text(1), text(2), sqlite3_column_int(s, 3) != 0, sqlite3_column_int(s, 5)});
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE) throw store_error(sqlite3_errmsg(db));
+    return columns;
+}
+
+// The tables of `schema` (the one definition), read back from a database in memory.
+struct schema_tables {
+    std::vector<column_info> recordings;
+    std::vector<column_info> warnings;
+};
+
+schema_tables read_schema_tables() {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+        sqlite3_close_v2(db);
+        throw store_error("out of memory");
+    }
+    try {
+        if (sqlite3_exec(db, schema, nullptr, nullptr, nullptr) != SQLITE_OK) {
+            throw store_error(sqlite3_errmsg(db));
+        }
+        schema_tables t{columns_of(db, "main", "recordings"), columns_of(db, "main", "warnings")};
+        sqlite3_close_v2(db);
+        return t;
+    } catch (...) {
+        sqlite3_close_v2(db);
+        throw;
+    }
+}
+
+const schema_tables& expected_tables() {
+    static const schema_tables tables = read_schema_tables();
+    return tables;
+}
+
+// Empty when `found` are the columns `expected`; else the first difference.
+std::string columns_problem(const char* table, const std::vector<column_info>& found,
+                            const std::vector<column_info>& expected) {
+    const std::string name = std::string("table ") + table;
+    if (found.empty()) return "no " + name;
+    for (std::size_t i = 0; i < std::max(found.size(), expected.size()); ++i) {
+        if (i < found.size() && i < expected.size() && found[i] == expected[i]) continue;
+        const std::string place = name + " column " + std::to_string(i + 1) + " is ";
+        if (i >= expected.size()) return place + column_text(found[i]) + ", one too many";
+        if (i >= found.size()) return place + "missing, not " + column_text(expected[i]);
+        return place + column_text(found[i]) + ", not " + column_text(expected[i]);
+    }
+    return {};
+}
+
+// Column `i` of the current row as bytes, whether TEXT or BLOB.
+std::string column_bytes(sqlite3_stmt* s, int i) {
+    const void* data = sqlite3_column_type(s, i) == SQLITE_BLOB ? sqlite3_column_blob(s, i)
+                                                                : sqlite3_column_text(s, i);
+    const int size = sqlite3_column_bytes(s, i);
+    return size > 0 ? std::string(static_cast<const char*>(data), static_cast<std::size_t>(size))
+                    : std::string();
+}
+
+// The paths inside directory `prefix` (which ends with '/') sort from `prefix` up to, not
+// including, the same text with the final '/' replaced by the next character, '0'.
+std::string after_directory(std::string_view prefix) {
+    std::string upper(prefix);
+    upper.back() = static_cast<char>('/' + 1);
+    return upper;
+}
+
+std::int64_t as_int(std::uint64_t v) {
+    return static_cast<std::int64_t>(v);
+}
+
+}  // namespace
+
+// --- statement ---------------------------------------------------------------------------------
+
+sqlite_store::statement::statement(sqlite3* db, std::string_view sql) : db_(db) {
+    if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                           &stmt_, nullptr) != SQLITE_OK) {
+        throw store_error(sqlite3_errmsg(db));
+    }
+}
+
+sqlite_store::statement::statement(statement&& other) noexcept
+    : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
+
+sqlite_store::statement& sqlite_store::statement::operator=(statement&& other) noexcept {
+    std::swap(db_, other.db_);
+    std::swap(stmt_, other.stmt_);
+    return *this;
+}
+
+sqlite_store::statement::~statement() {
+    sqlite3_finalize(stmt_);
+}
+
+sqlite_store::statement& sqlite_store::statement::bind(int i, std::string_view text) {
+    sqlite3_bind_text(stmt_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+
+sqlite_store::statement& sqlite_store::statement::bind_path(int i, std::string_view path) {
+    if (valid_utf8(path)) return bind(i, path);
+    sqlite3_bind_blob(stmt_, i, path.data(), static_cast<int>(path.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+
+sqlite_store::statement& sqlite_store::statement::bind(int i, std::int64_t v) {
+    sqlite3_bind_int64(stmt_, i, v);
+    return *this;
+}
+
+sqlite_store::statement& sqlite_store::statement::bind(int i, double v) {
+    sqlite3_bind_double(stmt_, i, v);
+    return *this;
+}
+
+bool sqlite_store::statement::step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    const std::string message = sqlite3_errmsg(db_);
+    sqlite3_reset(stmt_);
+    throw store_error(message);
+}
+
+void sqlite_store::statement::reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+}
+
+// --- store -------------------------------------------------------------------------------------
+
+sqlite_store::sqlite_store(const std::string& file, bool track_seen) : track_seen_(track_seen) {
+    // SQLite would write its journal beside a device node, and fail on a FIFO only after that.
+    if (const std::optional<output_failure> problem = database_target_problem(file)) {
+        throw store_error(problem->reason, problem->refused ? store_error::fault::refused
+                                                            : store_error::fault::failed);
+    }
+    if (sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+        SQLITE_OK) {
+        const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        throw store_error(message);
+    }
+    try {
+        sqlite3_busy_timeout(db_, 5000);
+        const schema_change change = check_identity();
+        // WAL: readers see the last committed batch while a run writes the next one.
+        exec("PRAGMA journal_mode = WAL");
+        exec("PRAGMA synchronous = NORMAL");
+        exec("PRAGMA foreign_keys = ON");
+        if (change != schema_change::none) {
+            exec("BEGIN IMMEDIATE");
+            exec(change == schema_change::create ? schema : add_metrics_columns);
+            exec(("PRAGMA application_id = " + std::to_string(application_id)).c_str());
+            exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
+            exec("COMMIT");
+        }
+        if (track_seen_) {
+            // BLOB paths sort after every TEXT one, so a folder's rows are two ranges.
+            exec("CREATE TEMP TABLE seen (path TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID");
+            insert_seen_ = statement(db_, "INSERT OR IGNORE INTO temp.seen (path) VALUES (?1)");
+            unseen_in_dir_ = statement(db_,
+                                       "SELECT path FROM recordings WHERE path >= ?1 AND path < ?2 "
+                                       "AND path NOT IN (SELECT path FROM temp.seen)");
+            unseen_in_dir_bytes_ =
+                statement(db_,
+                          "SELECT path FROM recordings WHERE path >= CAST(?1 AS BLOB) "
+                          "AND path < CAST(?2 AS BLOB) "
+                          "AND path NOT IN (SELECT path FROM temp.seen)");
+            unseen_file_ = statement(db_,
+                                     "SELECT path FROM recordings WHERE path = ?1 "
+                                     "AND path NOT IN (SELECT path FROM temp.seen)");
+        }
+        lookup_ = statement(db_,
+                            "SELECT size, mtime, inode, checked_with, valid, report FROM "
+                            "recordings WHERE path = ?1");
+        upsert_ = statement(db_, upsert_sql);
+        clear_warnings_ = statement(db_, "DELETE FROM warnings WHERE path = ?1");
+        insert_warning_ =
+            statement(db_,
+                      "INSERT INTO warnings (path, code, curve, keyframe, count, message) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        delete_ = statement(db_, "DELETE FROM recordings WHERE path = ?1");
+        exec("BEGIN IMMEDIATE");
+        in_transaction_ = true;
+    } catch (...) {
+        sqlite3_close_v2(db_);
+        throw;
+    }
+}
+
+sqlite_store::identity sqlite_store::read_identity(const std::string& schema_name) {
+    const auto read_int = [this](const std::string& sql) {
+        statement s(db_, sql);
+        return s.step() ? sqlite3_column_int64(s.get(), 0) : std::int64_t{0};
+    };
+    return {read_int("PRAGMA " + schema_name + ".application_id"),
+            read_int("PRAGMA " + schema_name + ".user_version"),
+            read_int("SELECT count(*) FROM " + schema_name + ".sqlite_schema")};
+}
+
+std::string sqlite_store::tables_problem(const std::string& schema_name, bool before_metrics) {
+    const schema_tables& expected = expected_tables();
+    std::vector<column_info> recordings = expected.recordings;
+    if (before_metrics) recordings.resize(recordings.size() - metrics_column_count);
+    std::string problem =
+        columns_problem("recordings", columns_of(db_, schema_name, "recordings"), recordings);
+    if (problem.empty()) {
+        problem = columns_problem("warnings", columns_of(db_, schema_name, "warnings"),
+                                  expected.warnings);
+    }
+    return problem;
+}
+
+sqlite_store::schema_change sqlite_store::check_identity() {
+    const identity found = read_identity("main");
+    if (found.application_id == application_id &&
+        (found.version == schema_version || found.version == 2)) {
+        // Its pragmas say it is one; its tables must agree, as every row written relies on them.
+        if (const std::string problem = tables_problem("main", found.version == 2);
+            !problem.empty()) {
+            throw store_error("not an inputanim index: its pragmas say schema " +
+                              std::to_string(found.version) + ", but " + problem +
+                              "; it was left unchanged");
+        }
+    }
+    if (found.application_id == application_id) {
+        if (found.version == schema_version) return schema_change::none;
+        if (found.version == 2) return schema_change::add_metrics;
+        throw store_error("an inputanim index of schema " + std::to_string(found.version) +
+                          ", not the schema " + std::to_string(schema_version) +
+                          " of this version; index into a new file");
+    }
+    if (found.application_id == 0 && found.version == 0 && found.objects == 0) {
+        return schema_change::create;
+    }
+    if (found.application_id == 0 && found.version == 1) {
+        throw store_error(
+            "an inputanim index of schema 1, which did not record the options of its verdicts; "
+            "index into a new file");
+    }
+    throw store_error("not an inputanim index (application_id " +
+                      std::to_string(found.application_id) + ", user_version " +
+                      std::to_string(found.version) + ", " + std::to_string(found.objects) +
+                      " schema objects); it was left unchanged");
+}
+
+sqlite_store::~sqlite_store() {
+    if (in_transaction_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    // The statements are finalized after this body; close_v2 waits for them.
+    sqlite3_close_v2(db_);
+}
+
+void sqlite_store::exec(const char* sql) {
+    char* message = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+        const std::string text = message ? message : sqlite3_errmsg(db_);
+        sqlite3_free(message);
+        throw store_error(text);
+    }
+}
+
+void sqlite_store::changed() {
+    if (++pending_ < batch_size) return;
+    exec("COMMIT");
+    in_transaction_ = false;
+    pending_ = 0;
+    exec("BEGIN IMMEDIATE");
+    in_transaction_ = true;
+}
+
+std::optional<known_file> sqlite_store::lookup(std::string_view path) {
+    lookup_.bind_path(1, path);
+    std::optional<known_file> known;
+    if (lookup_.step()) {
+        sqlite3_stmt* s = lookup_.get();
+        known.emplace();
+        if (sqlite3_column_type(s, 0) != SQLITE_NULL && sqlite3_column_type(s, 1) != SQLITE_NULL &&
+            sqlite3_column_type(s, 2) != SQLITE_NULL) {
+            known->stamp = file_stamp{static_cast<std::uint64_t>(sqlite3_column_int64(s, 0)),
+                                      sqlite3_column_int64(s, 1),
+                                      static_cast<std::uint64_t>(sqlite3_column_int64(s, 2))};
+        }
+        known->options = column_bytes(s, 3);
+        known->valid = sqlite3_column_int(s, 4) != 0;
+        known->report = column_bytes(s, 5);
+    }
+    lookup_.reset();
+    return known;
+}
+
+void sqlite_store::put(const file_result& r, const nlohmann::json& options,
+                       std::string_view report_line, std::int64_t indexed_at_ns) {
+    statement& u = upsert_;
+    u.bind_path(c_path, r.path);
+    u.bind(c_checked_with, options.dump());
+    u.bind(c_report, report_line);
+    u.bind(c_indexed_at, indexed_at_ns);
+    if (r.outcome == file_outcome::unreadable) {
+        // Without size and mtime the file is read again by the next run, whatever its stamp.
+        u.bind(c_valid, std::int64_t{0});
+        u.bind(c_error_code, std::string_view(r.failure_code));
+        u.bind(c_error_message, r.failure.message());
+    } else {
+        const report& rep = r.rep;
+        const summary& s = rep.summary;
+        if (r.stamp) {
+            u.bind(c_size, as_int(r.stamp->size));
+            u.bind(c_mtime, r.stamp->mtime_ns);
+            u.bind(c_inode, as_int(r.stamp->inode));
+        }
+        u.bind(c_valid, std::int64_t{rep.valid()});
+        u.bind(c_bytes, as_int(r.bytes));
+        // No version name: the header could not be read.
+        if (const std::string_view version = version_name(s.edition, s.major, s.minor);
+            !version.empty()) {
+            u.bind(c_version, version);
+            u.bind(c_layout, layout_name(s.layout));
+            u.bind(c_has_camera, std::int64_t{s.blocks.camera});
+            u.bind(c_has_hands, std::int64_t{s.blocks.hands});
+            u.bind(c_has_gaze, std::int64_t{s.blocks.gaze});
+        }
+        u.bind(c_curves, std::int64_t{s.curves});
+        u.bind(c_keyframes, as_int(s.keyframes));
+        if (s.markers) u.bind(c_markers, std::int64_t{*s.markers});
+        if (s.start) u.bind(c_start, json_number(*s.start));
+        if (s.duration) u.bind(c_duration, json_number(*s.duration));
+        u.bind(c_warnings_found, as_int(rep.warnings_found));
+        if (!rep.valid()) {
+            // The same values as the JSON error object.
+            const nlohmann::json e = error_json(rep.error);
+            u.bind(c_error_code, e["code"].get<std::string>());
+            u.bind(c_error_offset, as_int(rep.error.offset));
+            u.bind(c_error_place, e["place"].get<std::string>());
+            if (!e["curve"].is_null()) u.bind(c_error_curve, e["curve"].get<std::string>());
+            if (!e["keyframe"].is_null())
+                u.bind(c_error_keyframe, e["keyframe"].get<std::int64_t>());
+            if (!e["marker"].is_null()) u.bind(c_error_marker, e["marker"].get<std::int64_t>());
+            if (!e["limit"].is_null()) u.bind(c_error_limit, e["limit"].get<std::string>());
+            u.bind(c_error_message, e["message"].get<std::string>());
+        }
+        if (r.metrics) bind_metrics(*r.metrics);
+    }
+    u.step();
+    u.reset();
+
+    clear_warnings_.bind_path(1, r.path);
+    clear_warnings_.step();
+    clear_warnings_.reset();
+    if (r.outcome == file_outcome::recording) {
+        for (const warning& w : r.rep.warnings()) {
+            insert_warning_.bind_path(1, r.path)
+                .bind(2, warning_name(w.code))
+                .bind(3, w.path())
+                .bind(5, std::int64_t{w.count})
+                .bind(6, w.message());
+            if (w.keyframe >= 0) insert_warning_.bind(4, w.keyframe);
+            insert_warning_.step();
+            insert_warning_.reset();
+        }
+    }
+    if (track_seen_) {
+        insert_seen_.bind_path(1, r.path);
+        insert_seen_.step();
+        insert_seen_.reset();
+    }
+    changed();
+}
+
+void sqlite_store::bind_metrics(const recording_metrics& m) {
+    statement& u = upsert_;
+    const int path_length[] = {c_left_path_length, c_right_path_length};
+    const int pinches[] = {c_left_pinches, c_right_pinches};
+    const int coverage[] = {c_left_coverage, c_right_coverage};
+    for (std::size_t hand = 0; hand < 2; ++hand) {
+        if (!m.hands[hand]) continue;
+        u.bind(path_length[hand], m.hands[hand]->motion.path_length);
+        u.bind(pinches[hand], as_int(m.hands[hand]->pinches));
+        u.bind(coverage[hand], m.hands[hand]->coverage);
+    }
+    if (m.gaze) {
+        u.bind(c_fixations, as_int(m.gaze->fixations));
+        if (m.gaze->mean_fixation_duration) {
+            u.bind(c_mean_fixation_duration, *m.gaze->mean_fixation_duration);
+        }
+    }
+}
+
+void sqlite_store::seen(std::string_view path) {
+    if (!track_seen_) return;
+    insert_seen_.bind_path(1, path);
+    insert_seen_.step();
+    insert_seen_.reset();
+    changed();
+}
+
+std::vector<std::string> sqlite_store::unseen_under(std::string_view operand, bool directory) {
+    std::vector<std::string> paths;
+    const auto collect = [&](statement& query) {
+        while (query.step()) paths.push_back(column_bytes(query.get(), 0));
+        query.reset();
+    };
+    if (!directory) {
+        unseen_file_.bind_path(1, operand);
+        collect(unseen_file_);
+        return paths;
+    }
+    std::string prefix(operand);
+    if (prefix.empty() || prefix.back() != '/') prefix += '/';
+    const std::string upper = after_directory(prefix);
+    unseen_in_dir_.bind(1, prefix).bind(2, upper);
+    collect(unseen_in_dir_);
+    unseen_in_dir_bytes_.bind(1, prefix).bind(2, upper);
+    collect(unseen_in_dir_bytes_);
+    return paths;
+}
+
+void sqlite_store::remove(std::string_view path) {
+    delete_.bind_path(1, path);
+    delete_.step();
+    delete_.reset();
+    changed();
+}
+
+void sqlite_store::merge(const std::string& file) {
+    // ATTACH would create a missing file, and cannot run inside a transaction.
+    if (::access(file.c_str(), R_OK) != 0) {
+        throw store_error(printable(file) + ": " + std::generic_category().message(errno));
+    }
+    if (in_transaction_) {
+        exec("COMMIT");
+        in_transaction_ = false;
+        pending_ = 0;
+    }
+    {
+        statement attach(db_, "ATTACH DATABASE ?1 AS shard");
+        attach.bind(1, file);
+        attach.step();
+    }
+    try {
+        const identity found = read_identity("shard");
+        const std::string not_an_index = printable(file) + ": not an inputanim index of schema " +
+                                         std::to_string(schema_version);
+        if (found.application_id != application_id || found.version != schema_version) {
+            throw store_error(not_an_index, store_error::fault::not_an_index);
+        }
+        if (const std::string problem = tables_problem("shard", false); !problem.empty()) {
+            throw store_error(not_an_index + " (" + problem + ")",
+                              store_error::fault::not_an_index);
+        }
+        exec("BEGIN IMMEDIATE");
+        in_transaction_ = true;
+        // The two files have one schema (checked above), so their columns line up.
+        exec("DELETE FROM main.warnings WHERE path IN (SELECT path FROM shard.recordings)");
+        exec("INSERT OR REPLACE INTO main.recordings SELECT * FROM shard.recordings");
+        exec("INSERT INTO main.warnings SELECT * FROM shard.warnings");
+        exec("COMMIT");
+        in_transaction_ = false;
+    } catch (...) {
+        if (in_transaction_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        in_transaction_ = false;
+        sqlite3_exec(db_, "DETACH DATABASE shard", nullptr, nullptr, nullptr);
+        throw;
+    }
+    exec("DETACH DATABASE shard");
+    exec("BEGIN IMMEDIATE");
+    in_transaction_ = true;
+}
+
+void sqlite_store::finish() {
+    exec("COMMIT");
+    in_transaction_ = false;
+    pending_ = 0;
+}
+
+void merge_indexes(const std::string& output, const std::vector<std::string>& inputs) {
+    struct stat st {};
+    const bool exists = ::stat(output.c_str(), &st) == 0;
+    output_file fresh;
+    if (!exists) {
+        if (const std::optional<output_failure> failure = fresh.open_new_database(output)) {
+            throw store_error(failure->reason, failure->refused ? store_error::fault::refused
+                                                                : store_error::fault::failed);
+        }
+    }
+    {
+        sqlite_store out(exists ? output : fresh.path(), false);
+        for (const std::string& input : inputs) out.merge(input);
+        out.finish();
+    }
+    // Closed: the write-ahead log is checkpointed into the file and removed.
+    if (!exists) {
+        if (const std::optional<output_failure> failure = fresh.commit()) {
+            throw store_error(failure->reason);
+        }
+    }
+}
+
+}  // namespace inputanim::records

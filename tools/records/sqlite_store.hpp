@@ -1,0 +1,161 @@
+// The SQLite database that `inputanim index --sqlite` keeps: a row per recording in table
+// `recordings`, its warnings in table `warnings`, and what the skip check and --prune need.
+// Writes are grouped into transactions of a bounded number of changes, so a run that is
+// interrupted leaves every file either as before or fully updated. A database that is not an
+// inputanim index of this schema is refused before anything in it is changed. Paths are stored
+// as TEXT when they are UTF-8, else as a BLOB of their bytes (no client fails to read a row, and
+// two names never merge). Only one thread may use it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "records/index_pool.hpp"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace inputanim::records {
+
+// Any failure of the database: the message says what and why, and fault() whose it is.
+class store_error : public std::runtime_error {
+  public:
+    enum class fault : std::uint8_t {
+        // SQLite or the system failed, or the database is not an index this version keeps.
+        failed,
+        // The name does not lead to a regular file (a device, a FIFO, a directory): a usage
+        // error, found before SQLite opens it.
+        refused,
+        // An input of merge() is not an inputanim index of this schema; the message starts with
+        // its name.
+        not_an_index,
+    };
+    explicit store_error(const std::string& message, fault kind = fault::failed)
+        : std::runtime_error(message), kind_(kind) {}
+    fault kind() const noexcept { return kind_; }
+
+  private:
+    fault kind_;
+};
+
+// What the database remembers of a path from an earlier run.
+struct known_file {
+    std::optional<file_stamp> stamp;
+    // options_json(...).dump() of the options that produced the verdict; empty when unknown.
+    std::string options;
+    bool valid = false;
+    // The row's JSON Lines object, as --jsonl writes it.
+    std::string report;
+};
+
+class sqlite_store {
+  public:
+    // Opens or creates the database and its tables; `file` must be a regular file or a new
+    // name (database_target_problem, output_file.hpp). With `track_seen`, the paths passed to
+    // put() and seen() are remembered (in a temporary table) for unseen_under(). Throws
+    // store_error.
+    sqlite_store(const std::string& file, bool track_seen);
+    // Rolls back changes not yet committed by finish().
+    ~sqlite_store();
+    sqlite_store(const sqlite_store&) = delete;
+    sqlite_store& operator=(const sqlite_store&) = delete;
+
+    // The row of `path`, if there is one.
+    std::optional<known_file> lookup(std::string_view path);
+    // Inserts or replaces the row of a recording or unreadable file and its warnings, made under
+    // the options `options` (options_json) with `report` its JSON Lines object.
+    void put(const file_result& r, const nlohmann::json& options, std::string_view report,
+             std::int64_t indexed_at_ns);
+    // A path this run found but did not read again (unchanged).
+    void seen(std::string_view path);
+    // The paths in the database that this run did not find: equal to `operand`, or inside it
+    // when it is a directory. Needs `track_seen`.
+    std::vector<std::string> unseen_under(std::string_view operand, bool directory);
+    // Deletes the row of `path` and, by cascade, its warnings.
+    void remove(std::string_view path);
+    // Copies every row of the index `file` (an inputanim index of this schema, such as one shard
+    // of `index --shard`) into this one with its warnings, replacing the rows of the same paths,
+    // in one transaction. An input is known by its pragmas and by its tables' columns (names,
+    // types, constraints, in order), which the copy relies on. Throws store_error, leaving this
+    // index as it was.
+    void merge(const std::string& file);
+    // Commits what is pending.
+    void finish();
+
+  private:
+    class statement {
+      public:
+        statement() = default;
+        statement(sqlite3* db, std::string_view sql);
+        statement(statement&& other) noexcept;
+        statement& operator=(statement&& other) noexcept;
+        ~statement();
+
+        statement& bind(int i, std::string_view text);
+        // A file name: TEXT when it is UTF-8, else a BLOB of its bytes.
+        statement& bind_path(int i, std::string_view path);
+        statement& bind(int i, std::int64_t v);
+        statement& bind(int i, double v);
+        // True while a row is available; false when done.
+        bool step();
+        // Resets for the next use and clears the bindings.
+        void reset();
+        sqlite3_stmt* get() const { return stmt_; }
+
+      private:
+        sqlite3* db_ = nullptr;
+        sqlite3_stmt* stmt_ = nullptr;
+    };
+
+    // Refuses (store_error) a database that is not empty and not an inputanim index of this
+    // schema or the one before; reads only. Returns what must be done to the schema.
+    enum class schema_change : std::uint8_t { none, create, add_metrics };
+    schema_change check_identity();
+    // The metrics columns of the row being written.
+    void bind_metrics(const recording_metrics& m);
+    // The application_id and user_version of the attached database `schema_name`, and how many
+    // schema objects it has.
+    struct identity {
+        std::int64_t application_id = 0;
+        std::int64_t version = 0;
+        std::int64_t objects = 0;
+    };
+    identity read_identity(const std::string& schema_name);
+    // Empty when the tables of the attached database `schema_name` have the columns of the
+    // schema (of schema 2 when `before_metrics`); else the first difference.
+    std::string tables_problem(const std::string& schema_name, bool before_metrics);
+    void exec(const char* sql);
+    // Counts a change; commits and begins a new transaction every batch_size changes.
+    void changed();
+
+    static constexpr int batch_size = 500;
+
+    sqlite3* db_ = nullptr;
+    bool track_seen_ = false;
+    bool in_transaction_ = false;
+    int pending_ = 0;
+    statement lookup_;
+    statement upsert_;
+    statement clear_warnings_;
+    statement insert_warning_;
+    statement insert_seen_;
+    statement unseen_in_dir_;
+    statement unseen_in_dir_bytes_;
+    statement unseen_file_;
+    statement delete_;
+};
+
+// `index merge OUT IN...`: the rows of the index databases `inputs`, in order (later ones win),
+// into `output`. An existing OUT (a regular file) is updated in place, as `index --sqlite`
+// updates it, each input in one transaction; a new OUT is built at a temporary name beside it
+// (output_file) and renamed into place once every input is in, so it appears complete or not at
+// all. Throws store_error: refused when OUT is not a regular file, not_an_index for an input.
+void merge_indexes(const std::string& output, const std::vector<std::string>& inputs);
+
+}  // namespace inputanim::records
