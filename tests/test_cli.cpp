@@ -511,7 +511,7 @@ TEST_F(Cli, ValidateTextNamesCodeOffsetCurveAndKeyframe) {
     const run_result r = run({"validate", f});
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, f + ": invalid: unsorted_keys at byte " + std::to_string(unsorted_offset(m)) +
-                         ", curve camera.position.x, keyframe 2: key time is not greater than "
+                         ", curve camera.position.x keyframe 2: key time is not greater than "
                          "the previous key's\n");
 }
 
@@ -575,7 +575,7 @@ TEST_F(Cli, InfoTextOfAnInvalidFileEndsWithTheError) {
     EXPECT_EQ(lines.front(), f + ": invalid (level full)");
     EXPECT_EQ(lines.back(), "  error      unsorted_keys at byte " +
                                 std::to_string(unsorted_offset(m)) +
-                                ", curve camera.position.x, keyframe 2: key time is not greater "
+                                ", curve camera.position.x keyframe 2: key time is not greater "
                                 "than the previous key's");
 }
 
@@ -587,7 +587,7 @@ TEST_F(Cli, InfoTextOfAFileWhoseHeaderCannotBeReadSaysSo) {
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.out.find("  version    unknown (header not read)\n"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("  layout"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("  error      bad_magic at byte 0: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  error      bad_magic at byte 0, header: "), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, InfoTextListsWarningsAtLevelFull) {

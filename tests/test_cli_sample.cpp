@@ -211,7 +211,7 @@ TEST_F(SampleCli, AFileThatFailsLevelFullIsRefusedUnlessLevelStructureIsGiven) {
     // The validate-style message: code, offset, curve path and keyframe.
     EXPECT_NE(full.err.find(f + ": invalid: unsorted_keys at byte "), std::string::npos)
         << full.err;
-    EXPECT_NE(full.err.find(", curve camera.position.x, keyframe 2: "), std::string::npos)
+    EXPECT_NE(full.err.find(", curve camera.position.x keyframe 2: "), std::string::npos)
         << full.err;
     EXPECT_NE(full.err.find("--level structure"), std::string::npos) << full.err;
     const run_result structure = run({"sample", f, "--rate", "10", "--level", "structure"});

@@ -16,7 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "common.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+#include "reading.hpp"
 
 namespace inputanim::cli {
 
@@ -27,12 +29,12 @@ struct convert_cli_options {
     std::string output;
     std::string version = "1.1";
     // Empty: the target version's default (compact for 1.1, full for 1.0).
-    std::string layout;
+    std::optional<inputanim::layout> layout;
     std::optional<double> from;
     std::optional<double> to;
     bool shift_to_zero = false;
     bool thin = false;
-    std::string level = "full";
+    inputanim::level level = level::full;
     std::uint64_t max_bytes = default_max_whole_bytes;
 };
 
@@ -47,7 +49,7 @@ void warn(const std::string& file, const std::string& message) {
 
 // What the command line alone can tell is wrong, before any file is opened.
 std::optional<std::string> option_problem(const convert_cli_options& o) {
-    if (o.version == "1.0" && o.layout == "compact") {
+    if (o.version == "1.0" && o.layout == layout::compact) {
         return "version 1.0 has only the full layout (--layout compact needs --to 1.1)";
     }
     constexpr double float_max = std::numeric_limits<float>::max();
@@ -67,7 +69,7 @@ std::optional<std::string> option_problem(const convert_cli_options& o) {
 convert_options library_options(const convert_cli_options& o) {
     convert_options c;
     c.minor = o.version == "1.0" ? 0 : 1;
-    c.layout = o.layout == "full" ? layout::full : layout::compact;
+    c.layout = o.layout.value_or(layout::compact);
     if (o.from) c.from = static_cast<float>(*o.from);
     if (o.to) c.to = static_cast<float>(*o.to);
     c.shift_to_zero = o.shift_to_zero;
@@ -185,7 +187,7 @@ int run_convert(const convert_cli_options& o) {
         return exit_unreadable;
     }
     validate_options how;
-    how.level = o.level == "full" ? level::full : level::structure;
+    how.level = o.level;
     // A plain file is read from its mapping, whatever its size; gzip and standard input are
     // inflated or read into memory, up to --max-bytes.
     std::span<const std::byte> bytes = in.is_mapped() ? in.mapped() : std::span<const std::byte>{};
@@ -208,7 +210,7 @@ int run_convert(const convert_cli_options& o) {
         }
         if (whole.invalid) {
             std::cerr << "inputanim: " << printable(o.input)
-                      << ": invalid: " << error_text(whole.invalid) << '\n';
+                      << ": invalid: " << error_line(whole.invalid) << '\n';
             return exit_invalid;
         }
         bytes = whole.bytes;
@@ -240,7 +242,7 @@ int run_convert(const convert_cli_options& o) {
     }
     if (structural || content) {
         std::cerr << "inputanim: " << printable(o.input)
-                  << ": invalid: " << error_text(structural ? structural : content);
+                  << ": invalid: " << error_line(structural ? structural : content);
         if (!structural) std::cerr << " (--level structure converts it anyway)";
         std::cerr << '\n';
         return exit_invalid;
@@ -294,10 +296,9 @@ command add_convert_command(CLI::App& app) {
     cmd->add_option("--to", o->version, "Target file version")
         ->check(CLI::IsMember({"1.0", "1.1"}))
         ->capture_default_str();
-    cmd->add_option("--layout", o->layout,
-                    "Target float keyframes: compact (MRTK 2.6+, the default for 1.1) or full "
-                    "(28 bytes; 1.0 is always full)")
-        ->check(CLI::IsMember({"compact", "full"}));
+    add_layout_option(*cmd, o->layout,
+                      "Target float keyframes: compact (MRTK 2.6+, the default for 1.1) or full "
+                      "(28 bytes; 1.0 is always full)");
     cmd->add_option("--from", o->from,
                     "Keep keys and markers from this time on (a key is added here where a curve "
                     "needs one)")
@@ -310,11 +311,9 @@ command add_convert_command(CLI::App& app) {
                   "and marker time");
     cmd->add_flag("--thin", o->thin,
                   "Thin the keys as MRTK 2.6+ does (1 mm, 0.02 degrees; vectors together)");
-    cmd->add_option("--level", o->level,
-                    "full: refuse a file that fails validation at level full; structure: convert "
-                    "any file whose structure is sound")
-        ->check(CLI::IsMember({"structure", "full"}))
-        ->capture_default_str();
+    add_level_option(*cmd, o->level,
+                     "full: refuse a file that fails validation at level full; structure: convert "
+                     "any file whose structure is sound");
     add_max_bytes_option(*cmd, o->max_bytes);
     return {cmd, [o] { return run_convert(*o); }};
 }

@@ -11,7 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+#include "reading.hpp"
 
 namespace inputanim::cli {
 
@@ -21,7 +23,7 @@ struct dump_options {
     std::string file;
     std::vector<std::string> globs;
     std::string format = "json";
-    std::string layout = "auto";
+    layout_choice layout = layout_choice::automatic;
     bool markers = false;
     // A gzip file or standard input is read into memory (the views need it whole): this bounds
     // it.
@@ -204,8 +206,7 @@ int run_dump(const dump_options& o) {
                      "holds the markers)\n";
         return exit_usage;
     }
-    const layout_choice layout =
-        parse_layout_choice_name(o.layout).value_or(layout_choice::automatic);
+    const layout_choice layout = o.layout;
     validate_options how;
     how.layout = layout;
     how.limits.max_bytes = o.max_bytes;
@@ -221,7 +222,7 @@ int run_dump(const dump_options& o) {
         structure = rec->open(bytes, {layout, how.limits});
     });
     if (!read && structure) {
-        std::cerr << "inputanim: " << printable(o.file) << ": invalid: " << error_text(structure)
+        std::cerr << "inputanim: " << printable(o.file) << ": invalid: " << error_line(structure)
                   << '\n';
         return exit_invalid;
     }
@@ -274,7 +275,7 @@ command add_dump_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("--markers", o->markers, "With --format csv: the marker table instead")
         ->excludes(curve);
-    add_layout_option(*cmd, o->layout);
+    add_layout_choice_option(*cmd, o->layout);
     add_max_bytes_option(*cmd, o->max_bytes);
     return {cmd, [o] { return run_dump(*o); }};
 }

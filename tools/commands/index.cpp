@@ -19,8 +19,10 @@
 #include <thread>
 #include <vector>
 
-#include "common.hpp"
+#include "commands.hpp"
+#include "options.hpp"
 #include "progress.hpp"
+#include "reading.hpp"
 #include "records/indexer.hpp"
 
 namespace inputanim::cli {
@@ -44,8 +46,8 @@ struct index_options {
     unsigned jobs = 0;
     std::string jsonl;
     std::string sqlite;
-    std::string level = "structure";
-    std::string layout = "auto";
+    inputanim::level level = level::structure;
+    layout_choice layout = layout_choice::automatic;
     inputanim::limits limits{};
     bool force = false;
     bool prune = false;
@@ -218,9 +220,7 @@ int run_index(index_options& o) {
         }
         cli_observer observer(jsonl.get(), bar);
         index_plan plan;
-        plan.how = {parse_level_name(o.level).value_or(level::structure),
-                    parse_layout_choice_name(o.layout).value_or(layout_choice::automatic),
-                    o.limits};
+        plan.how = {o.level, o.layout, o.limits};
         plan.jobs = o.jobs;
         plan.force = o.force;
         plan.prune = o.prune;
@@ -290,11 +290,9 @@ command add_index_command(CLI::App& app) {
                                           "Insert or update the rows of a SQLite database FILE")
                               ->type_name("FILE")
                               ->check(named);
-    cmd->add_option("--level", o->level,
-                    "structure: headers and counts only; full: also every keyframe and marker")
-        ->check(CLI::IsMember({"structure", "full"}))
-        ->capture_default_str();
-    add_layout_option(*cmd, o->layout);
+    add_level_option(*cmd, o->level,
+                     "structure: headers and counts only; full: also every keyframe and marker");
+    add_layout_choice_option(*cmd, o->layout);
     cmd->add_flag("--force", o->force,
                   "Read every file again, even when the database holds its verdict for the same "
                   "size, mtime, inode and options")

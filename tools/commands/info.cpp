@@ -2,7 +2,9 @@
 #include <iostream>
 #include <memory>
 
-#include "common.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+#include "reading.hpp"
 
 namespace inputanim::cli {
 
@@ -52,19 +54,19 @@ void print_info(const std::string& path, const file_check& c, level checked) {
     std::cout << '\n';
     std::cout << "  warnings   " << rep.warnings_found << '\n';
     for (const warning& w : rep.warnings()) std::cout << "    " << warning_text(w) << '\n';
-    if (!rep.valid()) std::cout << "  error      " << error_text(rep.error) << '\n';
+    if (!rep.valid()) std::cout << "  error      " << error_line(rep.error) << '\n';
 }
 
 }  // namespace
 
 command add_info_command(CLI::App& app) {
     auto options = std::make_shared<check_options>();
-    options->level = "structure";
+    options->how.level = level::structure;
     CLI::App* cmd = app.add_subcommand(
         "info", "Summarize files: version, blocks, curves, keys, markers, times, warnings");
     add_check_options(*cmd, *options);
     return {cmd, [options] {
-                const level checked = options->to_validate_options().level;
+                const level checked = options->how.level;
                 bool first = true;
                 return finish_stdout(
                     check_files(*options, [&](const std::string& path, const file_check& c) {

@@ -9,7 +9,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "common.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+#include "reading.hpp"
 
 int main(int argc, char** argv) {
     namespace cli = inputanim::cli;

@@ -11,7 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+#include "reading.hpp"
 #include "records/metrics_json.hpp"
 #include "records/report_json.hpp"
 
@@ -44,7 +46,7 @@ struct metrics_cli_options {
     bool json = false;
     bool csv = false;
     std::string events;
-    std::string level = "full";
+    inputanim::level level = level::full;
     std::uint64_t max_bytes = default_max_whole_bytes;
     std::uint64_t max_rows = default_max_rows;
 
@@ -66,7 +68,7 @@ struct metrics_cli_options {
 // metrics.
 json measured_with(const metrics_cli_options& o) {
     json j = metrics_options_json(o.to_options());
-    j["level"] = o.level;
+    j["level"] = level_name(o.level);
     return j;
 }
 
@@ -208,8 +210,8 @@ int run_metrics(const metrics_cli_options& o) {
             continue;
         }
         recording rec;
-        if (const std::optional<int> s = open_evaluable(file, whole.bytes, how, o.level == "full",
-                                                        "measures it anyway", rec)) {
+        if (const std::optional<int> s = open_evaluable(
+                file, whole.bytes, how, o.level == level::full, "measures it anyway", rec)) {
             failed(*s);
             continue;
         }
@@ -301,17 +303,12 @@ command add_metrics_command(CLI::App& app) {
     cmd->add_option("--events", o->events,
                     "Instead of the metrics, a table of one kind of event per file")
         ->check(CLI::IsMember({"tracking", "pinch", "fixations", "saccades"}));
-    cmd->add_option("--level", o->level,
-                    "full: refuse a file that fails validation at level full; structure: measure "
-                    "any file whose structure is sound")
-        ->check(CLI::IsMember({"structure", "full"}))
-        ->capture_default_str();
-    cmd->add_option("--max-rows", o->max_rows,
-                    "Most grid samples per file; a file with more is refused before it is "
-                    "measured")
-        ->transform(count_up_to(unlimited_rows))
-        ->type_name("N")
-        ->capture_default_str();
+    add_level_option(*cmd, o->level,
+                     "full: refuse a file that fails validation at level full; structure: measure "
+                     "any file whose structure is sound");
+    add_max_rows_option(*cmd, o->max_rows,
+                        "Most grid samples per file; a file with more is refused before it is "
+                        "measured");
     add_max_bytes_option(*cmd, o->max_bytes);
     return {cmd, [o] { return run_metrics(*o); }};
 }

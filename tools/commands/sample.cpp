@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "common.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+#include "reading.hpp"
 
 namespace inputanim::cli {
 
@@ -22,7 +24,7 @@ struct sample_options {
     std::optional<double> from;
     std::optional<double> to;
     std::string format = "csv";
-    std::string level = "full";
+    inputanim::level level = level::full;
     // A gzip file or standard input is read into memory (sampling needs every curve at once):
     // this bounds it.
     std::uint64_t max_bytes = default_max_whole_bytes;
@@ -179,7 +181,7 @@ int run_sample(const sample_options& o) {
     // Samples of keys out of order or not finite are not the recording's motion, so a file that
     // fails level full is refused unless asked for.
     if (const std::optional<int> status =
-            open_evaluable(o.file, bytes, how, o.level == "full", "samples it anyway", rec)) {
+            open_evaluable(o.file, bytes, how, o.level == level::full, "samples it anyway", rec)) {
         return *status;
     }
     resampler rs(rec);
@@ -213,16 +215,12 @@ command add_sample_command(CLI::App& app) {
     cmd->add_option("--format", o->format, "Output format")
         ->check(CLI::IsMember({"csv", "json"}))
         ->capture_default_str();
-    cmd->add_option("--level", o->level,
-                    "full: refuse a file that fails validation at level full; structure: sample "
-                    "any file whose structure is sound")
-        ->check(CLI::IsMember({"structure", "full"}))
-        ->capture_default_str();
-    cmd->add_option("--max-rows", o->max_rows,
-                    "Most rows written; a grid with more is refused before anything is written")
-        ->transform(count_up_to(unlimited_rows))
-        ->type_name("N")
-        ->capture_default_str();
+    add_level_option(*cmd, o->level,
+                     "full: refuse a file that fails validation at level full; structure: sample "
+                     "any file whose structure is sound");
+    add_max_rows_option(*cmd, o->max_rows,
+                        "Most rows written; a grid with more is refused before anything is "
+                        "written");
     add_max_bytes_option(*cmd, o->max_bytes);
     return {cmd, [o] { return run_sample(*o); }};
 }

@@ -3,8 +3,10 @@
 #include <cstdint>
 #include <memory>
 
-#include "common.hpp"
+#include "commands.hpp"
 #include "http/http_server.hpp"
+#include "options.hpp"
+#include "reading.hpp"
 #include "records/ceilings.hpp"
 
 namespace inputanim::cli {
@@ -14,7 +16,7 @@ namespace {
 struct serve_options {
     http::server_config server;
     // Level, layout and limits, as validate takes them.
-    check_options check;
+    validate_options how;
     unsigned timeout_seconds = 30;
     unsigned request_deadline_seconds = 600;
     unsigned shutdown_seconds = 10;
@@ -25,7 +27,7 @@ struct serve_options {
 command add_serve_command(CLI::App& app) {
     auto o = std::make_shared<serve_options>();
     // Uploads come from strangers: docs/SECURITY.md's ceilings unless told otherwise.
-    o->check.limits = upload_limits();
+    o->how.limits = upload_limits();
     CLI::App* cmd = app.add_subcommand(
         "serve", "Validate recordings uploaded over HTTP: POST /validate, GET /healthz");
     cmd->add_option("--listen", o->server.listen,
@@ -61,12 +63,10 @@ command add_serve_command(CLI::App& app) {
                     "Seconds requests in flight may take to finish after SIGTERM or SIGINT")
         ->check(CLI::Range(0u, 86400u))
         ->capture_default_str();
-    cmd->add_option("--level", o->check.level,
-                    "structure: headers and counts only; full: also every keyframe and marker")
-        ->check(CLI::IsMember({"structure", "full"}))
-        ->capture_default_str();
-    add_layout_option(*cmd, o->check.layout);
-    add_limit_options(*cmd, o->check.limits);
+    add_level_option(*cmd, o->how.level,
+                     "structure: headers and counts only; full: also every keyframe and marker");
+    add_layout_choice_option(*cmd, o->how.layout);
+    add_limit_options(*cmd, o->how.limits);
     cmd->footer(
         "Limits default to docs/SECURITY.md's upload ceilings (--max-bytes 67108864 ...); "
         "--max-bytes also caps the request body, compressed or not (413 past it). A request body "
@@ -75,7 +75,7 @@ command add_serve_command(CLI::App& app) {
         "(header) + --request-deadline (body) + --timeout (response) seconds.");
     return {cmd, [o] {
                 http::server_config config = o->server;
-                config.how = o->check.to_validate_options();
+                config.how = o->how;
                 config.timeout = std::chrono::seconds(o->timeout_seconds);
                 config.request_deadline = std::chrono::seconds(o->request_deadline_seconds);
                 config.shutdown_timeout = std::chrono::seconds(o->shutdown_seconds);

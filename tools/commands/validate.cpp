@@ -3,7 +3,9 @@
 #include <iostream>
 #include <memory>
 
-#include "common.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+#include "reading.hpp"
 
 namespace inputanim::cli {
 
@@ -14,7 +16,7 @@ void print_validation(const std::string& path, const file_check& c) {
     if (rep.valid()) {
         std::cout << printable(path) << ": valid\n";
     } else {
-        std::cout << printable(path) << ": invalid: " << error_text(rep.error) << '\n';
+        std::cout << printable(path) << ": invalid: " << error_line(rep.error) << '\n';
     }
     for (const warning& w : rep.warnings()) std::cout << "  warning: " << warning_text(w) << '\n';
     if (rep.warnings_found > rep.warning_count) {
@@ -29,7 +31,7 @@ command add_validate_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "validate", "Check files against the format: first error, byte offset, warnings");
     add_check_options(*cmd, *options);
-    add_limit_options(*cmd, options->limits);
+    add_limit_options(*cmd, options->how.limits);
     return {cmd, [options] { return finish_stdout(check_files(*options, print_validation)); }};
 }
 

@@ -10,9 +10,11 @@
 #include <thread>
 #include <vector>
 
-#include "common.hpp"
+#include "commands.hpp"
 #include "http/http_server.hpp"
 #include "http/viewer_routes.hpp"
+#include "options.hpp"
+#include "reading.hpp"
 
 extern char** environ;
 
@@ -25,7 +27,7 @@ struct view_options {
     std::string listen = "127.0.0.1:0";
     double rate = http::viewer_default_rate;
     bool open = false;
-    std::string layout = "auto";
+    layout_choice layout = layout_choice::automatic;
     std::vector<std::string> allow_hosts;
 };
 
@@ -53,9 +55,8 @@ int run_view(const view_options& o) {
         std::cerr << "inputanim view: " << http::viewer_build_hint() << '\n';
         return exit_usage;
     }
-    check_options check;
-    check.layout = o.layout;
-    const validate_options how = check.to_validate_options();
+    validate_options how;
+    how.layout = o.layout;
     auto site = std::make_shared<http::viewer_site>();
     int status = exit_valid;
     for (const std::string& name : o.files) {
@@ -98,7 +99,7 @@ int run_view(const view_options& o) {
         }
         if (!c.rep.valid()) {
             std::cerr << "inputanim view: " << printable(name)
-                      << ": invalid: " << error_text(c.rep.error)
+                      << ": invalid: " << error_line(c.rep.error)
                       << " (the page shows what can still be played)\n";
             status = exit_invalid;
         }
@@ -130,7 +131,7 @@ command add_view_command(CLI::App& app) {
     cmd->add_option("--rate", o->rate, "Frames per second the recordings are resampled at")
         ->check(CLI::Range(1.0, 1000.0))
         ->capture_default_str();
-    add_layout_option(*cmd, o->layout);
+    add_layout_choice_option(*cmd, o->layout);
     cmd->add_option("--allow-host", o->allow_hosts,
                     "A host name (no port) requests may name besides localhost, 127.0.0.1, "
                     "[::1] and the listen address; repeatable")

@@ -23,6 +23,9 @@ std::string hex_bytes(std::string_view bytes);
 // Printable ASCII and every other valid UTF-8 character stay as they are.
 std::string printable(std::string_view text);
 
+// An RFC 4180 field: quoted when it holds a comma, a quote or a line break.
+std::string csv_field(std::string_view text);
+
 // The shortest decimal that reads back as `v` in its own type (a float's 0.1f is "0.1").
 std::string number_text(double v);
 

@@ -1,0 +1,47 @@
+// The subcommands of `inputanim` (one file each in this folder) and what every one of them sees:
+// the exit statuses, and the records library's names they all use.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+#include "output.hpp"
+#include "records/ceilings.hpp"
+#include "records/exit_status.hpp"
+#include "records/output_file.hpp"
+#include "records/text.hpp"
+
+namespace inputanim::cli {
+
+using records::csv_field;
+using records::default_max_rows;
+using records::default_max_whole_bytes;
+using records::exit_invalid;
+using records::exit_unreadable;
+using records::exit_usage;
+using records::exit_valid;
+using records::max_threads;
+using records::number_text;
+using records::output_failure;
+using records::output_file;
+using records::printable;
+
+// A subcommand: its CLI11 app, and what runs when the command line selected it.
+struct command {
+    CLI::App* app = nullptr;
+    std::function<int()> run;
+};
+
+command add_info_command(CLI::App& app);
+command add_validate_command(CLI::App& app);
+command add_gen_command(CLI::App& app);
+command add_sample_command(CLI::App& app);
+command add_index_command(CLI::App& app);
+command add_dump_command(CLI::App& app);
+command add_serve_command(CLI::App& app);
+command add_view_command(CLI::App& app);
+command add_metrics_command(CLI::App& app);
+command add_convert_command(CLI::App& app);
+
+}  // namespace inputanim::cli

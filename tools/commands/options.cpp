@@ -1,0 +1,221 @@
+#include "options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <type_traits>
+
+#include "records/ceilings.hpp"
+#include "records/text.hpp"
+
+namespace inputanim::cli {
+
+using records::max_threads;
+using records::number_text;
+using records::printable;
+
+namespace {
+
+// An enumeration's names as the library's name function gives them, in the enumeration's
+// order: each value's name up to the first that does not parse back to that value.
+template <typename Enum, typename Name, typename Parse>
+std::vector<std::string> names_of(Name name, Parse parse) {
+    std::vector<std::string> names;
+    for (unsigned v = 0; v <= std::numeric_limits<std::underlying_type_t<Enum>>::max(); ++v) {
+        const std::string_view n = name(static_cast<Enum>(v));
+        if (parse(n) != std::optional<Enum>(static_cast<Enum>(v))) break;
+        names.emplace_back(n);
+    }
+    return names;
+}
+
+// FLAG NAME: one of the library's names for an Enum, handed to `store` parsed.
+template <typename Enum, typename Name, typename Parse, typename Store>
+CLI::Option* add_named_option(CLI::App& cmd, const std::string& flag, Name name, Parse parse,
+                              Store store, const std::string& description) {
+    return cmd
+        .add_option_function<std::string>(
+            flag, [parse, store](const std::string& text) { store(*parse(text)); }, description)
+        ->check(CLI::IsMember(names_of<Enum>(name, parse)));
+}
+
+}  // namespace
+
+CLI::Option* add_level_option(CLI::App& cmd, level& value, const std::string& description) {
+    return add_named_option<level>(
+               cmd, "--level", level_name, parse_level_name, [&value](level l) { value = l; },
+               description)
+        ->default_str(std::string(level_name(value)));
+}
+
+CLI::Option* add_layout_choice_option(CLI::App& cmd, layout_choice& value) {
+    return add_named_option<layout_choice>(
+               cmd, "--layout", layout_choice_name, parse_layout_choice_name,
+               [&value](layout_choice l) { value = l; },
+               "auto: detect; compact (8-byte, MRTK) or full (28-byte) v1.1 float keyframes; "
+               "2019-06 or 2019-05: a headerless 2019 pre-release file")
+        ->type_name("NAME")
+        ->default_str(std::string(layout_choice_name(value)));
+}
+
+CLI::Option* add_layout_option(CLI::App& cmd, std::optional<layout>& value,
+                               const std::string& description) {
+    CLI::Option* option = add_named_option<layout>(
+        cmd, "--layout", layout_name, parse_layout_name, [&value](layout l) { value = l; },
+        description);
+    if (value) option->default_str(std::string(layout_name(*value)));
+    return option;
+}
+
+CLI::Option* add_max_bytes_option(CLI::App& cmd, std::uint64_t& max_bytes) {
+    return cmd
+        .add_option("--max-bytes", max_bytes,
+                    "Largest recording accepted, in bytes; a gzip file or standard input is read "
+                    "into memory up to this")
+        ->transform(count_between(1, std::numeric_limits<std::uint64_t>::max()))
+        ->type_name("N")
+        ->capture_default_str();
+}
+
+CLI::Option* add_max_rows_option(CLI::App& cmd, std::uint64_t& max_rows,
+                                 const std::string& description) {
+    return cmd.add_option("--max-rows", max_rows, description)
+        ->transform(count_up_to(unlimited_rows))
+        ->type_name("N")
+        ->capture_default_str();
+}
+
+void add_check_options(CLI::App& cmd, check_options& options) {
+    cmd.add_option("FILE", options.files,
+                   "Recordings to read (.bin, or gzip-compressed: .bin.gz; - for standard input)")
+        ->required();
+    cmd.add_flag("--json", options.json, "Print one JSON object per file and line (JSON Lines)");
+    add_level_option(cmd, options.how.level,
+                     "structure: headers and counts only; full: also every keyframe and marker");
+    add_layout_choice_option(cmd, options.how.layout);
+    cmd.add_option("--jobs", options.how.threads,
+                   "Threads that check a large file's keyframes at level full (default: one per "
+                   "core)")
+        ->transform(count_between(1, max_threads));
+}
+
+void add_limit_options(CLI::App& cmd, inputanim::limits& limits) {
+    constexpr std::uint64_t u32_max = std::numeric_limits<std::uint32_t>::max();
+    constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
+    const auto add = [&](const char* name, auto& value, std::uint64_t max, const char* what) {
+        cmd.add_option(name, value, what)
+            ->transform(count_up_to(max))
+            ->type_name("N")
+            ->group("Limits (a file passing one is invalid: limit_exceeded)");
+    };
+    add("--max-bytes", limits.max_bytes, u64_max, "Largest accepted file size in bytes");
+    add("--max-keyframes-per-curve", limits.max_keyframes_per_curve, u32_max,
+        "Most keyframes accepted in one curve");
+    add("--max-total-keyframes", limits.max_total_keyframes, u64_max,
+        "Most keyframes accepted in the whole file");
+    add("--max-markers", limits.max_markers, u32_max, "Most markers accepted");
+    add("--max-marker-name-bytes", limits.max_marker_name_bytes, u32_max,
+        "Longest accepted marker name in bytes");
+    auto upload = std::make_shared<bool>(false);
+    cmd.add_flag("--upload-limits", *upload,
+                 "Apply the limits docs/SECURITY.md recommends for uploads (each --max-* flag "
+                 "given still wins)")
+        ->group("Limits (a file passing one is invalid: limit_exceeded)");
+    // After parsing, so that the order of the flags on the command line does not matter.
+    cmd.parse_complete_callback([&cmd, &limits, upload] {
+        if (!*upload) return;
+        const inputanim::limits recommended = upload_limits();
+        const auto unless_given = [&](const char* name, auto& value, auto preset_value) {
+            if (cmd.count(name) == 0) value = preset_value;
+        };
+        unless_given("--max-bytes", limits.max_bytes, recommended.max_bytes);
+        unless_given("--max-keyframes-per-curve", limits.max_keyframes_per_curve,
+                     recommended.max_keyframes_per_curve);
+        unless_given("--max-total-keyframes", limits.max_total_keyframes,
+                     recommended.max_total_keyframes);
+        unless_given("--max-markers", limits.max_markers, recommended.max_markers);
+        unless_given("--max-marker-name-bytes", limits.max_marker_name_bytes,
+                     recommended.max_marker_name_bytes);
+    });
+}
+
+CLI::Validator count_between(std::uint64_t min, std::uint64_t max) {
+    return CLI::Validator(
+        [min, max](std::string& text) -> std::string {
+            std::uint64_t value = 0;
+            const char* end = text.data() + text.size();
+            const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+            if (ec == std::errc::invalid_argument || ptr != end) {
+                return "'" + printable(text) + "' is not a non-negative decimal integer";
+            }
+            if (ec == std::errc::result_out_of_range || value > max) {
+                return text + " is above the largest accepted value " + std::to_string(max);
+            }
+            if (value < min) {
+                return text + " is below the smallest accepted value " + std::to_string(min);
+            }
+            text = std::to_string(value);
+            return {};
+        },
+        "");
+}
+
+CLI::Validator count_up_to(std::uint64_t max) {
+    return count_between(0, max);
+}
+
+namespace {
+
+// strtod (the program keeps the C locale) reads what a user may type, 1e9 or 0x10, and saturates
+// to infinity past the double range. Empty when `text` is not a number.
+std::optional<double> read_number(const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || std::isnan(value)) return std::nullopt;
+    return value;
+}
+
+}  // namespace
+
+CLI::Validator number_between(double min, double max) {
+    return CLI::Validator(
+        [min, max](std::string& text) -> std::string {
+            const std::optional<double> value = read_number(text);
+            if (!value) return "'" + printable(text) + "' is not a decimal number";
+            if (*value > max) {
+                return printable(text) + " is above the largest accepted value " + number_text(max);
+            }
+            if (*value < min) {
+                return printable(text) + " is below the smallest accepted value " +
+                       number_text(min);
+            }
+            text = number_text(*value);
+            return {};
+        },
+        "");
+}
+
+CLI::Validator positive_number() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            const std::optional<double> value = read_number(text);
+            if (!value || !std::isfinite(*value) || !(*value > 0)) {
+                return "'" + printable(text) + "' is not a positive finite number";
+            }
+            text = number_text(*value);
+            return {};
+        },
+        "");
+}
+
+bool names_any_curve(std::string_view glob) {
+    for (std::size_t i = 0; i < curve_id_count; ++i) {
+        if (path_matches(glob, curve_path(curve_id(i)))) return true;
+    }
+    return false;
+}
+
+}  // namespace inputanim::cli

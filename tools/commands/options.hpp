@@ -1,0 +1,60 @@
+// The options the subcommands share, each declared once: the level, the layouts, the limits,
+// --max-bytes, --max-rows and the numbers they take. Names are parsed with the library's own
+// name functions (level_name, layout_name, layout_choice_name), so that a command accepts
+// exactly what the library names.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "inputanim/inputanim.hpp"
+
+namespace inputanim::cli {
+
+// The options of a command that checks files.
+struct check_options {
+    std::vector<std::string> files;
+    // Level (each command may change the default; validate keeps full), layout, limits, and
+    // threads for the content checks of one large file (0: one per core).
+    validate_options how{};
+    bool json = false;
+};
+
+// --level NAME (structure or full) into `value`, whose value is the default shown in the help.
+CLI::Option* add_level_option(CLI::App& cmd, level& value, const std::string& description);
+// --layout NAME, what a reader is told to expect: auto, compact, full, 2019-06 or 2019-05.
+CLI::Option* add_layout_choice_option(CLI::App& cmd, layout_choice& value);
+// --layout NAME, the layout a writer writes: compact or full. Empty `value`: not given.
+CLI::Option* add_layout_option(CLI::App& cmd, std::optional<layout>& value,
+                               const std::string& description);
+// --max-bytes of the commands that hold a recording whole (dump, sample, metrics): the largest
+// recording accepted, to which a gzip file or standard input is read into memory.
+CLI::Option* add_max_bytes_option(CLI::App& cmd, std::uint64_t& max_bytes);
+// --max-rows of the commands that lay a grid over a recording (sample, metrics).
+CLI::Option* add_max_rows_option(CLI::App& cmd, std::uint64_t& max_rows,
+                                 const std::string& description);
+// FILE..., --json, --level, --layout and --jobs; `options.how.level` holds the command's default.
+void add_check_options(CLI::App& cmd, check_options& options);
+// The ceilings of inputanim::limits (--max-bytes, --max-keyframes-per-curve, ...) and
+// --upload-limits.
+void add_limit_options(CLI::App& cmd, inputanim::limits& limits);
+
+// A plain decimal count up to `max`, as a CLI11 transform: CLI11 itself would read "010" as octal
+// 8 and "-1" as the largest unsigned value, so the text is checked here and handed on in canonical
+// form; the messages name the limit in digits.
+CLI::Validator count_up_to(std::uint64_t max);
+CLI::Validator count_between(std::uint64_t min, std::uint64_t max);
+// A finite decimal number in [min, max], as a CLI11 transform whose messages print the numbers
+// in their shortest form (CLI11's own Range prints a double's every digit: 309 for DBL_MAX).
+CLI::Validator number_between(double min, double max);
+// A finite decimal number above 0, likewise.
+CLI::Validator positive_number();
+
+// Whether `glob` matches the path of any curve a recording of any version can hold.
+bool names_any_curve(std::string_view glob);
+
+}  // namespace inputanim::cli
