@@ -10,3 +10,10 @@
 add_test(NAME rules_have_one_definition
          COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR}
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/rules_once.cmake)
+
+# test_rules tests the rules module directly: it needs lib/ on its include path and Boost's
+# headers (lib/detail/load.hpp uses Boost.Endian).
+if(TARGET test_rules)
+  target_include_directories(test_rules PRIVATE ${PROJECT_SOURCE_DIR}/lib)
+  target_link_libraries(test_rules PRIVATE Boost::headers)
+endif()
