@@ -106,6 +106,7 @@ bool recording::open_by_reads(std::span<const std::byte> bytes, int fd,
     const detail::layout_candidates c = detail::candidates(head.data(), head_size, options.layout);
     // The 2019 layouts are left to open(): they are small, and only the reader detects them.
     if (c.count == 0 || c.starts[0].header.edition != edition::v1) return false;
+    // A walk this cannot finish by reads (a limit, a failed read) leaves the file to open().
     bool by_reads = true;
     const std::size_t chosen = detail::first_sound(c, [&](std::size_t i) {
         if (!by_reads) return false;
