@@ -3,6 +3,7 @@
 #include <bitset>
 
 #include "inputanim/detail/names.hpp"
+#include "inputanim/reader.hpp"
 
 namespace inputanim {
 
@@ -18,6 +19,19 @@ std::string_view layout_name(layout l) noexcept {
 
 std::optional<layout> parse_layout_name(std::string_view name) noexcept {
     return detail::parse_name<layout>(name, layout_name);
+}
+
+std::string_view version_name(edition e, int major, int minor) noexcept {
+    switch (e) {
+        case edition::june_2019:
+            return "2019-06";
+        case edition::may_2019:
+            return "2019-05";
+        case edition::v1:
+            break;
+    }
+    if (major != 1) return {};
+    return minor == 0 ? "1.0" : "1.1";
 }
 
 std::string_view layout_choice_name(layout_choice choice) noexcept {

@@ -42,36 +42,12 @@ marker_result read_marker(std::span<const std::byte> bytes, std::uint64_t offset
 
 }  // namespace detail
 
-std::string_view version_name(edition e, int major, int minor) noexcept {
-    switch (e) {
-        case edition::june_2019:
-            return "2019-06";
-        case edition::may_2019:
-            return "2019-05";
-        case edition::v1:
-            break;
-    }
-    if (major != 1) return {};
-    return minor == 0 ? "1.0" : "1.1";
-}
-
 layout_choice choice_of(const file_header& h) noexcept {
-    switch (h.edition) {
-        case edition::june_2019:
-            return layout_choice::june_2019;
-        case edition::may_2019:
-            return layout_choice::may_2019;
-        case edition::v1:
-            break;
-    }
-    if (h.minor == 0) return layout_choice::automatic;
-    return h.layout == layout::compact ? layout_choice::compact : layout_choice::full;
+    return detail::choice_reading(h);
 }
 
 bool may_be_2019(std::span<const std::byte> head) noexcept {
-    if (head.size() < 8) return false;
-    return detail::may_be_2019(detail::check_header(head.data(), 8), head.data(),
-                               layout_choice::automatic);
+    return detail::may_be_2019(head.data(), head.size());
 }
 
 reader::reader(std::span<const std::byte> bytes, const read_options& options) noexcept
@@ -100,57 +76,23 @@ bool reader::read_header() noexcept {
         fail(f.code, f.offset, error_place::none, -1, f.limit);
         return false;
     }
-    switch (options_.layout) {
-        case layout_choice::june_2019:
-            start_2019(detail::header_2019(edition::june_2019, bool_keyframe_size));
-            return true;
-        case layout_choice::may_2019: {
-            // 8-byte bool keys first, then 28-byte (FORMAT.md section 9); when neither is sound,
-            // the walk that got further, 8-byte on a tie.
-            const file_header bool8 = detail::header_2019(edition::may_2019, bool_keyframe_size);
-            const file_header bool28 = detail::header_2019(edition::may_2019, full_keyframe_size);
-            const inputanim::error e8 = walk_as(bool8, 0, options_.limits);
-            bool wide = false;
-            if (!detail::sound_walk(e8)) {
-                const inputanim::error e28 = walk_as(bool28, 0, options_.limits);
-                wide = detail::sound_walk(e28) || e28.offset > e8.offset;
-            }
-            start_2019(wide ? bool28 : bool8);
-            return true;
-        }
-        default:
-            break;
+    const detail::layout_candidates c =
+        detail::candidates(bytes_.data(), bytes_.size(), options_.layout);
+    // Detection walks without limits: a limit stops a walk before it can tell whether the whole
+    // file is of the layout. Those walks touch only headers, and the limits apply to the real
+    // walk that follows.
+    const inputanim::limits lim = c.detecting ? inputanim::limits{} : options_.limits;
+    const std::size_t chosen = detail::choose_walk(c, [&](std::size_t i) {
+        return walk_as(c.starts[i].header, c.starts[i].first_curve, lim);
+    });
+    if (chosen < c.count) {
+        header_ = c.starts[chosen].header;
+        pos_ = c.starts[chosen].first_curve;
+        return true;
     }
     const detail::header_check h = detail::check_header(bytes_.data(), bytes_.size());
-    if (detail::may_be_2019(h, bytes_.data(), options_.layout) && detect_2019()) return true;
     if (h.error) return fail_header(h.error.code, h.error.offset);
-    if (!h.whole()) return fail_header(errc::truncated, h.missing);
-    header_.major = 1;
-    header_.minor = h.minor;
-    header_.blocks = h.blocks;
-    pos_ = h.size;
-    header_.curve_count = static_cast<std::uint16_t>(curve_count(header_.blocks));
-    header_.layout = h.minor == 0 ? layout::full : layout_of_v11();
-    return true;
-}
-
-void reader::start_2019(const file_header& h) noexcept {
-    header_ = h;
-    pos_ = 0;
-}
-
-bool reader::detect_2019() noexcept {
-    // Without limits: a limit stops a walk before it can tell whether the whole file is of the
-    // layout. The walk touches only headers, and the limits apply to the real walk that follows.
-    for (const file_header& h : {detail::header_2019(edition::june_2019, bool_keyframe_size),
-                                 detail::header_2019(edition::may_2019, bool_keyframe_size),
-                                 detail::header_2019(edition::may_2019, full_keyframe_size)}) {
-        if (!walk_as(h, 0, limits{})) {
-            start_2019(h);
-            return true;
-        }
-    }
-    return false;
+    return fail_header(errc::truncated, h.missing);
 }
 
 inputanim::error reader::walk_as(const file_header& h, std::uint64_t first,
@@ -162,26 +104,6 @@ inputanim::error reader::walk_as(const file_header& h, std::uint64_t first,
     item it = r.next();
     while (it == item::curve || it == item::marker) it = r.next();
     return r.error();
-}
-
-layout reader::layout_of_v11() const noexcept {
-    switch (options_.layout) {
-        case layout_choice::compact:
-            return layout::compact;
-        case layout_choice::full:
-            return layout::full;
-        case layout_choice::automatic:
-        // read_header reads the 2019 layouts without looking for a header.
-        case layout_choice::june_2019:
-        case layout_choice::may_2019:
-            break;
-    }
-    file_header h = header_;
-    h.layout = layout::compact;
-    const inputanim::error compact = walk_as(h, pos_, options_.limits);
-    if (detail::sound_walk(compact)) return layout::compact;
-    h.layout = layout::full;
-    return detail::choose_layout(compact, walk_as(h, pos_, options_.limits));
 }
 
 item reader::next() noexcept {
@@ -208,35 +130,30 @@ item reader::next_curve() noexcept {
         state_ = state::marker_list;
         return next_marker_list();
     }
-    const curve_id id = detail::curve_in_file(header_, next_curve_);
-    curve_.id = id;
+    const detail::walk_curve c = detail::curve_of_walk(header_, next_curve_);
+    curve_.id = c.id;
     curve_.index = next_curve_;
-    curve_.kind = kind_of(id);
+    curve_.kind = c.kind;
     curve_.offset = pos_;
     curve_.keys = {};
-    if (remaining() < curve_header_size) return fail(errc::truncated, pos_, error_place::curve);
-
     const std::byte* p = bytes_.data() + pos_;
+    const detail::curve_step s =
+        detail::step_curve(p, remaining(), c.stride, options_.limits, total_keys_);
+    if (s.error) {
+        return fail(s.error.code, pos_ + s.error.offset, error_place::curve, s.index,
+                    s.error.limit);
+    }
     curve_.pre_wrap = detail::load_i32_le(p);
     curve_.post_wrap = detail::load_i32_le(p + 4);
-    if (const detail::fault f = detail::check_curve_header(p, options_.limits, total_keys_)) {
-        return fail(f.code, pos_ + f.offset, error_place::curve, -1, f.limit);
-    }
-    const std::uint32_t n = detail::curve_key_count(p);
-    const std::uint8_t stride = detail::keyframe_stride(header_, curve_.kind);
-    if (!detail::keys_fit(n, stride, remaining() - curve_header_size)) {
-        return fail(errc::truncated, pos_ + curve_header_size, error_place::curve, 0);
-    }
-    const std::uint64_t key_bytes = std::uint64_t{n} * stride;
-    curve_.keys = keyframes_view(p + curve_header_size, n, stride);
-    pos_ += curve_header_size + key_bytes;
-    total_keys_ += n;
+    curve_.keys = keyframes_view(p + curve_header_size, s.keys, c.stride);
+    pos_ += s.size;
+    total_keys_ += s.keys;
     ++next_curve_;
     return item::curve;
 }
 
 item reader::next_marker_list() noexcept {
-    if (header_.edition == edition::may_2019) {
+    if (detail::ends_with_trailer(header_)) {
         // No marker list: the trailer holds one .NET would have to read, so markers are unknown.
         const std::byte* p = bytes_.data() + pos_;
         if (const detail::fault f = detail::check_formatter_trailer(p, remaining())) {

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <limits>
 
 #include "detail/load.hpp"
 #include "detail/marker.hpp"
@@ -53,15 +52,7 @@ error recording::open(std::span<const std::byte> bytes, const read_options& opti
     reader r(bytes, options);
     if (const error& e = r.open()) return e;
     header_ = r.header();
-    summary_.edition = header_.edition;
-    summary_.major = header_.major;
-    summary_.minor = header_.minor;
-    summary_.layout = header_.layout;
-    summary_.blocks = header_.blocks;
-
-    float first = std::numeric_limits<float>::infinity();
-    float last = -std::numeric_limits<float>::infinity();
-    bool any_keys = false;
+    detail::walk_totals totals;
     std::uint64_t first_marker = 0;
     for (;;) {
         const item it = r.next();
@@ -69,23 +60,18 @@ error recording::open(std::span<const std::byte> bytes, const read_options& opti
             const curve_view& c = r.curve();
             by_id_[to_index(c.id)] = static_cast<std::uint16_t>(count_);
             table_[count_++] = c;
+            ++totals.curves;
             if (!c.keys.empty()) {
-                any_keys = true;
-                const float t0 = c.keys.front().time();
-                const float t1 = c.keys.back().time();
-                if (t0 < first) first = t0;
-                if (t1 > last) last = t1;
+                totals.first_key(c.keys.front().time());
+                totals.last_key(c.keys.back().time());
             }
         } else if (it == item::marker) {
             if (r.marker().index == 0) first_marker = r.marker().offset;
         } else {
-            summary_.curves = static_cast<std::uint32_t>(count_);
-            summary_.keyframes = r.total_keyframes();
-            if (any_keys) {
-                summary_.start = first;
-                summary_.duration = last;
-            }
-            if (r.has_marker_list()) summary_.markers = r.marker_count();
+            totals.keys = r.total_keyframes();
+            totals.has_markers = r.has_marker_list();
+            totals.markers = r.marker_count();
+            totals.fill(summary_, header_);
             if (it == item::error) return r.error();
             markers_ = marker_range(bytes, first_marker, r.marker_count());
             return {};
@@ -114,37 +100,24 @@ bool recording::open_by_reads(std::span<const std::byte> bytes, int fd,
                               const read_options& options) noexcept {
     reset(bytes);
     if (detail::check_size(bytes.size(), options.limits)) return false;
-    // The 2019 layouts are left to open(): they are small, and only the reader detects them.
-    if (options.layout == layout_choice::june_2019 || options.layout == layout_choice::may_2019) {
-        return false;
-    }
     std::array<std::byte, 64> head{};
     const std::size_t head_size = std::min<std::size_t>(bytes.size(), head.size());
     if (!read_exactly(fd, 0, {head.data(), head_size})) return false;
-    const detail::header_check h = detail::check_header(head.data(), head_size);
-    if (!h.whole()) return false;
-    file_header header;
-    header.major = 1;
-    header.minor = h.minor;
-    header.blocks = h.blocks;
-    header.curve_count = static_cast<std::uint16_t>(curve_count(h.blocks));
-    // The layouts reader::open would consider, in its order (FORMAT.md section 3): under
-    // `automatic`, full only when the file is not sound under compact (detail::choose_layout).
-    std::array<layout, 2> layouts{layout::full, layout::full};
-    std::size_t tries = 1;
-    if (h.minor != 0 && options.layout == layout_choice::compact) layouts[0] = layout::compact;
-    if (h.minor != 0 && options.layout == layout_choice::automatic) {
-        layouts[0] = layout::compact;
-        tries = 2;
-    }
-    for (std::size_t i = 0; i < tries; ++i) {
-        header.layout = layouts[i];
-        const walk w = walk_by_reads(fd, header, h.size, options.limits);
+    const detail::layout_candidates c = detail::candidates(head.data(), head_size, options.layout);
+    // The 2019 layouts are left to open(): they are small, and only the reader detects them.
+    if (c.count == 0 || c.starts[0].header.edition != edition::v1) return false;
+    // A walk this cannot finish by reads (a limit, a failed read) leaves the file to open().
+    bool by_reads = true;
+    const std::size_t chosen = detail::first_sound(c, [&](std::size_t i) {
+        if (!by_reads) return false;
+        const walk w =
+            walk_by_reads(fd, c.starts[i].header, c.starts[i].first_curve, options.limits);
         if (w == walk::sound) return true;
         reset(bytes);
-        if (w == walk::not_by_reads) return false;
-    }
-    return false;
+        by_reads = w != walk::not_by_reads;
+        return false;
+    });
+    return chosen < c.count;
 }
 
 // reader's structural walk (next_curve, next_marker_list, next_marker) under header.layout,
@@ -155,10 +128,7 @@ recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64
                                          const limits& lim) noexcept {
     const std::uint64_t size = bytes_.size();
     std::uint64_t pos = first_curve;
-    std::uint64_t keys = 0;
-    float first = std::numeric_limits<float>::infinity();
-    float last = -std::numeric_limits<float>::infinity();
-    bool any_keys = false;
+    detail::walk_totals totals;
     // Each read takes the previous curve's last key (its time), this curve's header and its
     // first key's time: one read per boundary.
     std::array<std::byte, full_keyframe_size + curve_header_size + 4> buffer{};
@@ -171,38 +141,35 @@ recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64
         if (!read_exactly(fd, from, {buffer.data(), static_cast<std::size_t>(to - from)})) {
             return walk::not_by_reads;
         }
-        if (previous_keys) last = std::max(last, detail::load_f32_le(buffer.data()));
+        if (previous_keys) totals.last_key(detail::load_f32_le(buffer.data()));
         const std::byte* p = buffer.data() + (pos - from);
-        if (const detail::fault f = detail::check_curve_header(p, lim, keys)) {
-            return f.code == errc::limit_exceeded ? walk::not_by_reads : walk::unsound;
+        const detail::walk_curve wc = detail::curve_of_walk(header, i);
+        const detail::curve_step s = detail::step_curve(p, size - pos, wc.stride, lim, totals.keys);
+        if (s.error) {
+            return detail::is_limit(s.error) ? walk::not_by_reads : walk::unsound;
         }
-        const std::uint32_t n = detail::curve_key_count(p);
+        const std::uint32_t n = s.keys;
         curve_view& c = table_[count_];
-        c.id = detail::curve_in_file(header, i);
+        c.id = wc.id;
         c.index = i;
-        c.kind = kind_of(c.id);
+        c.kind = wc.kind;
         c.pre_wrap = detail::load_i32_le(p);
         c.post_wrap = detail::load_i32_le(p + 4);
         c.offset = pos;
-        const std::uint8_t stride = detail::keyframe_stride(header, c.kind);
-        if (!detail::keys_fit(n, stride, size - pos - curve_header_size)) return walk::unsound;
-        c.keys = keyframes_view(bytes_.data() + pos + curve_header_size, n, stride);
+        c.keys = keyframes_view(bytes_.data() + pos + curve_header_size, n, wc.stride);
         by_id_[to_index(c.id)] = static_cast<std::uint16_t>(count_++);
-        if (n > 0) {
-            // The keys fit, so the first key's time is within the read.
-            any_keys = true;
-            first = std::min(first, detail::load_f32_le(p + curve_header_size));
-        }
+        // The keys fit, so the first key's time is within the read.
+        if (n > 0) totals.first_key(detail::load_f32_le(p + curve_header_size));
         previous_keys = n > 0;
-        if (n > 0) previous_last = pos + curve_header_size + std::uint64_t{n - 1} * stride;
-        pos += curve_header_size + std::uint64_t{n} * stride;
-        keys += n;
+        if (n > 0) previous_last = pos + curve_header_size + std::uint64_t{n - 1} * wc.stride;
+        pos += s.size;
+        ++totals.curves;
+        totals.keys += n;
     }
     if (previous_keys) {
         if (!read_exactly(fd, previous_last, {buffer.data(), 4})) return walk::not_by_reads;
-        last = std::max(last, detail::load_f32_le(buffer.data()));
+        totals.last_key(detail::load_f32_le(buffer.data()));
     }
-    std::optional<std::uint32_t> markers;
     std::uint64_t first_marker = 0;
     if (pos != size) {
         // The marker list and the markers, read whole.
@@ -212,7 +179,7 @@ recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64
         if (!read_exactly(fd, pos, list)) return walk::not_by_reads;
         if (list.size() < 4) return walk::unsound;
         if (const detail::fault f = detail::check_marker_count(list.data(), lim)) {
-            return f.code == errc::limit_exceeded ? walk::not_by_reads : walk::unsound;
+            return detail::is_limit(f) ? walk::not_by_reads : walk::unsound;
         }
         const auto count = static_cast<std::uint32_t>(detail::load_i32_le(list.data()));
         std::uint64_t at = 4;
@@ -220,28 +187,18 @@ recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64
         for (std::uint32_t k = 0; k < count; ++k) {
             const detail::marker_result r = detail::read_marker(list, at, lim, m);
             if (r.error) {
-                return r.error.code == errc::limit_exceeded ? walk::not_by_reads : walk::unsound;
+                return detail::is_limit(r.error) ? walk::not_by_reads : walk::unsound;
             }
             at = r.end;
         }
         if (at != list.size()) return walk::unsound;
-        markers = count;
+        totals.has_markers = true;
+        totals.markers = count;
         if (count > 0) first_marker = pos + 4;
     }
     header_ = header;
-    summary_.edition = header.edition;
-    summary_.major = header.major;
-    summary_.minor = header.minor;
-    summary_.layout = header.layout;
-    summary_.blocks = header.blocks;
-    summary_.curves = static_cast<std::uint32_t>(count_);
-    summary_.keyframes = keys;
-    if (any_keys) {
-        summary_.start = first;
-        summary_.duration = last;
-    }
-    summary_.markers = markers;
-    if (markers) markers_ = marker_range(bytes_, first_marker, *markers);
+    totals.fill(summary_, header);
+    if (totals.has_markers) markers_ = marker_range(bytes_, first_marker, totals.markers);
     return walk::sound;
 }
 

@@ -11,7 +11,7 @@ namespace inputanim {
 
 namespace detail {
 
-void layout_walk::start(std::uint64_t offset, const file_header& h, bool content, const limits& lim,
+void layout_walk::start(const file_header& h, std::uint64_t offset, bool content, const limits& lim,
                         bool defer_limits) noexcept {
     *this = layout_walk{};
     header_ = h;
@@ -32,13 +32,9 @@ bool layout_walk::stop_at_limit(errc code, std::uint64_t offset, error_place pla
     if (limit_.code == errc::ok) {
         limit_ = error{code,  offset, place, place == error_place::curve ? curve_ : curve_id{},
                        index, limit};
-        at_limit_ = now();
+        at_limit_ = totals_;
     }
     return false;
-}
-
-layout_walk::progress layout_walk::now() const noexcept {
-    return {curve_index_, total_keys_, any_keys_, start_, end_, has_markers_, marker_count_};
 }
 
 std::size_t layout_walk::field_size() const noexcept {
@@ -124,27 +120,28 @@ void layout_walk::on_field(const std::byte* f) noexcept {
 }
 
 void layout_walk::begin_curve() noexcept {
-    if (curve_index_ == curve_count_) {
-        state_ = header_.edition == edition::may_2019 ? state::trailer : state::marker_list;
+    if (totals_.curves == curve_count_) {
+        state_ = ends_with_trailer(header_) ? state::trailer : state::marker_list;
         trailer_offset_ = field_offset_;
         return;
     }
-    curve_ = curve_in_file(header_, curve_index_);
-    kind_ = kind_of(curve_);
+    const walk_curve c = curve_of_walk(header_, totals_.curves);
+    curve_ = c.id;
+    kind_ = c.kind;
+    stride_ = c.stride;
     curve_offset_ = field_offset_;
     state_ = state::curve_header;
 }
 
 // The keyframes' fit is known only when they have all arrived (or at finish, as `truncated`).
 void layout_walk::on_curve_header(const std::byte* f) noexcept {
-    if (const fault e = check_curve_header(f, limits_, total_keys_)) {
+    if (const fault e = check_curve_header(f, limits_, totals_.keys)) {
         if (!is_limit(e)) {
             return fail(e.code, curve_offset_ + e.offset, error_place::curve, -1, e.limit);
         }
         if (stop_at_limit(e.code, curve_offset_ + e.offset, error_place::curve, -1, e.limit))
             return;
     }
-    stride_ = keyframe_stride(header_, kind_);
     key_count_ = curve_key_count(f);
     keys_read_ = 0;
     field_offset_ += curve_header_size;
@@ -175,12 +172,11 @@ void layout_walk::on_keyframe(const std::byte* f) noexcept {
 void layout_walk::end_curve() noexcept {
     tallies_[to_index(curve_)] = tally{key_count_, first_time_};
     if (key_count_ > 0) {
-        any_keys_ = true;
-        if (first_time_ < start_) start_ = first_time_;
-        if (last_time_ > end_) end_ = last_time_;
+        totals_.first_key(first_time_);
+        totals_.last_key(last_time_);
     }
-    total_keys_ += key_count_;
-    ++curve_index_;
+    totals_.keys += key_count_;
+    ++totals_.curves;
     begin_curve();
 }
 
@@ -193,14 +189,14 @@ void layout_walk::on_marker_list(const std::byte* f) noexcept {
             return;
         }
     }
-    has_markers_ = true;
-    marker_count_ = static_cast<std::uint32_t>(load_i32_le(f));
+    totals_.has_markers = true;
+    totals_.markers = static_cast<std::uint32_t>(load_i32_le(f));
     field_offset_ += 4;
     begin_marker();
 }
 
 void layout_walk::begin_marker() noexcept {
-    if (marker_index_ == marker_count_) {
+    if (marker_index_ == totals_.markers) {
         state_ = state::end;
         return;
     }
@@ -341,19 +337,7 @@ void layout_walk::content_fault(errc code, std::uint64_t offset, error_place pla
 }
 
 void layout_walk::fill(summary& s) const noexcept {
-    s.edition = header_.edition;
-    s.major = header_.major;
-    s.minor = header_.minor;
-    s.layout = header_.layout;
-    s.blocks = header_.blocks;
-    const progress p = limit_ ? at_limit_ : now();
-    s.curves = p.curves;
-    s.keyframes = p.keys;
-    if (p.any_keys) {
-        s.start = p.start;
-        s.duration = p.end;
-    }
-    if (p.has_markers) s.markers = p.markers;
+    (limit_ ? at_limit_ : totals_).fill(s, header_);
 }
 
 void layout_walk::add_warnings(report& r) const noexcept {
@@ -405,81 +389,41 @@ void stream_validator::feed_header(const std::byte*& p, std::size_t& n) noexcept
         n -= take;
         if (header_size_ < h.need) return;
         const detail::header_check now = detail::check_header(header_.data(), header_size_);
-        if (detail::may_be_2019(now, header_.data(), options_.layout)) {
-            // Those first bytes belong to the first curve of a 2019 layout, if it is one.
-            start_2019_walks(edition::june_2019, true);
-            for (std::size_t i = 0; i < walk_count_; ++i)
-                walks_[i].feed(header_.data(), header_size_);
+        const detail::layout_candidates c =
+            detail::header_candidates(now, header_.data(), options_.layout);
+        if (c.count > 0) {
+            start_walks(c);
+            // When detecting, those first bytes belong to the first curve of a 2019 layout, if
+            // it is one.
+            if (c.detecting) {
+                for (std::size_t i = 0; i < walk_count_; ++i)
+                    walks_[i].feed(header_.data(), header_size_);
+            }
             return;
         }
         if (now.error) return fail_header(now.error.code, now.error.offset);
-        if (now.whole()) {
-            file_.major = 1;
-            file_.minor = now.minor;
-            file_.blocks = now.blocks;
-            file_.curve_count = static_cast<std::uint16_t>(curve_count(now.blocks));
-            return start_walks();
-        }
     }
 }
 
-void stream_validator::start_walks() noexcept {
+// One walk per candidate, side by side: FORMAT.md's choice between them is made at the end
+// (detail::choose_walk), or as soon as it is known (detail::walk_decided). Detecting walks defer
+// their limits (detail::layout_walk::start).
+void stream_validator::start_walks(const detail::layout_candidates& c) noexcept {
     header_done_ = true;
-    const bool content = options_.level == level::full;
-    const limits& lim = options_.limits;
-    const auto walk_as = [&](std::size_t i, layout l) {
-        file_header h = file_;
-        h.layout = l;
-        walks_[i].start(file_.minor == 0 ? header_size : header_size + 3, h, content, lim);
-    };
-    walk_count_ = 1;
-    if (file_.minor == 0) return walk_as(0, layout::full);
-    switch (options_.layout) {
-        case layout_choice::full:
-            walk_as(0, layout::full);
-            break;
-        case layout_choice::automatic:
-            // Both layouts are walked side by side; FORMAT.md section 3 picks one at the end.
-            walk_as(0, layout::compact);
-            walk_as(1, layout::full);
-            walk_count_ = 2;
-            break;
-        default:
-            walk_as(0, layout::compact);
-            break;
+    detecting_ = c.detecting;
+    walk_count_ = c.count;
+    for (std::size_t i = 0; i < c.count; ++i) {
+        walks_[i].start(c.starts[i].header, c.starts[i].first_curve, options_.level == level::full,
+                        options_.limits, c.detecting);
     }
 }
 
 // A 2019 layout asked for by name: its walks start at byte 0, with no header to gather.
 bool stream_validator::start_named_2019() noexcept {
-    if (options_.layout == layout_choice::june_2019) {
-        start_2019_walks(edition::june_2019, false);
-    } else if (options_.layout == layout_choice::may_2019) {
-        start_2019_walks(edition::may_2019, false);
-    } else {
-        return false;
-    }
+    const detail::layout_candidates c = detail::named_2019_candidates(options_.layout);
+    if (c.count == 0) return false;
+    start_walks(c);
     return true;
-}
-
-// `detect`: a file without the magic, tried as June, then May with 8-byte and 28-byte bool keys,
-// each with its limits deferred (detail::layout_walk::start). Otherwise the layout asked for: May
-// is walked with both bool key sizes, chosen at the end as the reader chooses.
-void stream_validator::start_2019_walks(edition e, bool detect) noexcept {
-    header_done_ = true;
-    detecting_ = detect;
-    const bool content = options_.level == level::full;
-    const limits& lim = options_.limits;
-    walk_count_ = 0;
-    const auto add = [&](edition ed, std::uint8_t bool_key_size) {
-        walks_[walk_count_++].start(0, detail::header_2019(ed, bool_key_size), content, lim,
-                                    detect);
-    };
-    if (detect || e == edition::june_2019) add(edition::june_2019, bool_keyframe_size);
-    if (detect || e == edition::may_2019) {
-        add(edition::may_2019, bool_keyframe_size);
-        add(edition::may_2019, full_keyframe_size);
-    }
 }
 
 void stream_validator::fail_header(errc code, std::uint64_t offset) noexcept {
@@ -489,21 +433,12 @@ void stream_validator::fail_header(errc code, std::uint64_t offset) noexcept {
     status_ = stream_status::error;
 }
 
-// Final only when no walk can change the outcome any more: the first walk in order of
-// preference that has not failed could still be chosen, unless a preferred walk was stopped by a
-// limit (which counts as sound, so it is chosen) or every walk has a structural error. A content
-// error is never final: a structural error further on would win. While detecting a 2019 layout,
-// a walk that failed is out, and when all are out the file is bad_magic.
+// Final only when no walk can change the outcome (detail::walk_decided). A content error is never
+// final: a structural error further on would win.
 void stream_validator::update_status() noexcept {
-    bool decided = true;
-    for (std::size_t i = 0; i < walk_count_; ++i) {
-        if (!walks_[i].failed()) {
-            decided = false;
-            break;
-        }
-        if (!detecting_ && detail::sound_walk(walks_[i].structural_error())) break;
-    }
-    if (decided) {
+    if (detail::walk_decided(
+            walk_count_, [&](std::size_t i) { return walks_[i].failed(); },
+            [&](std::size_t i) { return walks_[i].structural_error(); })) {
         conclude();
         status_ = stream_status::error;
         return;
@@ -515,20 +450,10 @@ void stream_validator::update_status() noexcept {
     status_ = all_ended ? stream_status::done : stream_status::more;
 }
 
-// The walk FORMAT.md sections 3 and 9 choose: the first sound one in order of preference; when
-// none is, the one that got furthest, the earlier on a tie; while detecting, none.
 const detail::layout_walk* stream_validator::chosen() const noexcept {
-    for (std::size_t i = 0; i < walk_count_; ++i) {
-        const error& e = walks_[i].structural_error();
-        if (detecting_ ? e.code == errc::ok : detail::sound_walk(e)) return &walks_[i];
-    }
-    if (detecting_) return nullptr;
-    const detail::layout_walk* best = &walks_[0];
-    for (std::size_t i = 1; i < walk_count_; ++i) {
-        if (walks_[i].structural_error().offset > best->structural_error().offset)
-            best = &walks_[i];
-    }
-    return best;
+    const std::size_t i = detail::choose_walk(
+        walk_count_, detecting_, [&](std::size_t k) { return walks_[k].structural_error(); });
+    return i < walk_count_ ? &walks_[i] : nullptr;
 }
 
 void stream_validator::conclude() noexcept {

@@ -42,21 +42,31 @@ using detail::unit_lengths;
 namespace {
 
 // Walks the structure of every input (at most batch_width), one step of each in turn, as
-// recording::open will walk it: under the layout it will try first, then under the full layout
-// when that walk fails and detection would try it too. Only the cache lines it leaves behind
-// matter: the reader's bounds checks keep it inside each input, and its limits bound its work.
+// recording::open will walk it: under the candidates of the layout choice (detail::candidates),
+// in order of preference, each next one only when the walk before was not sound (a lone
+// candidate is the choice whatever its walk). Only the cache lines it leaves behind matter: the
+// reader's bounds checks keep it inside each input, and its limits bound its work.
 void walk_side_by_side(std::span<const std::span<const std::byte>> inputs,
                        const validate_options& options) noexcept {
-    const layout_choice first =
-        options.layout == layout_choice::automatic ? layout_choice::compact : options.layout;
     struct walk {
         reader r{std::span<const std::byte>{}};
+        detail::layout_candidates c{};
+        std::size_t next = 0;
         bool live = false;
     };
     std::array<walk, batch_width> walks{};
     std::size_t active = 0;
+    // The next candidate's walk: a reader under the choice that reads that layout (choice_of).
+    const auto start_next = [&](walk& w, std::span<const std::byte> bytes) {
+        const detail::walk_start& s = w.c.starts[w.next++];
+        w.r = reader(bytes, read_options{choice_of(s.header), options.limits});
+    };
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-        walks[i] = {reader(inputs[i], read_options{first, options.limits}), true};
+        walk& w = walks[i];
+        w.c = detail::candidates(inputs[i].data(), inputs[i].size(), options.layout);
+        if (w.c.count == 0) continue;
+        start_next(w, inputs[i]);
+        w.live = true;
         ++active;
     }
     while (active > 0) {
@@ -73,10 +83,8 @@ void walk_side_by_side(std::span<const std::span<const std::byte>> inputs,
                 continue;
             }
             if (it == item::marker) continue;
-            const bool detects = options.layout == layout_choice::automatic &&
-                                 w.r.header().minor == 1 && w.r.header().layout == layout::compact;
-            if (it == item::error && detects && !detail::sound_walk(w.r.error())) {
-                w.r = reader(inputs[i], read_options{layout_choice::full, options.limits});
+            if (it == item::error && detail::walk_next(w.c, w.next, w.r.error())) {
+                start_next(w, inputs[i]);
                 continue;
             }
             w.live = false;

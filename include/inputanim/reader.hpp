@@ -76,8 +76,9 @@ class reader {
   public:
     explicit reader(std::span<const std::byte> bytes, const read_options& options = {}) noexcept;
 
-    // Reads the header (and, for v1.1 with layout `automatic`, walks the curve headers to pick
-    // the layout). Called by the first `next` if not called before.
+    // Reads the header (and, where the layout choice has candidates to choose between: a v1.1
+    // file under `automatic`, May 2019, a file without the magic, walks the curve headers to
+    // pick the layout). Called by the first `next` if not called before.
     const inputanim::error& open() noexcept;
 
     // The next curve, then each marker, then `end`, or `error` at the first structural error.
@@ -107,16 +108,12 @@ class reader {
     item fail(errc code, std::uint64_t offset, error_place place, std::int64_t index = -1,
               limit_kind limit = limit_kind::none) noexcept;
     bool fail_header(errc code, std::uint64_t offset) noexcept;
+    // The size ceiling, then the walk options_.layout chooses (detail::layout_candidates and
+    // detail::choose_walk), or the header's error.
     bool read_header() noexcept;
-    // A file without the magic, under layout `automatic`: the first 2019 layout under which the
-    // whole file is sound (FORMAT.md section 9), if any.
-    bool detect_2019() noexcept;
-    void start_2019(const file_header& h) noexcept;
     // The error a walk of the whole file under `h` from `first` ends with (ok when sound).
     inputanim::error walk_as(const file_header& h, std::uint64_t first,
                              const inputanim::limits& lim) const noexcept;
-    // The layout of a v1.1 file under options_.layout (FORMAT.md section 3 for `automatic`).
-    inputanim::layout layout_of_v11() const noexcept;
     item next_curve() noexcept;
     item next_marker_list() noexcept;
     item next_marker() noexcept;

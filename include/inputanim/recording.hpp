@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -29,6 +30,48 @@ struct summary {
     std::optional<float> start;
     std::optional<float> duration;
 };
+
+namespace detail {
+
+// What a summary takes from a structural walk, kept as the walk goes: by recording::open's pull
+// walk, recording's walk by reads and the push walker (which keeps it by value, hence a public
+// header). Internal: not part of the API.
+struct walk_totals {
+    // The curves read whole and their keys.
+    std::uint32_t curves = 0;
+    std::uint64_t keys = 0;
+    bool any_keys = false;
+    float start = std::numeric_limits<float>::infinity();
+    float end = -std::numeric_limits<float>::infinity();
+    bool has_markers = false;
+    std::uint32_t markers = 0;
+
+    // The first key time of a curve with keys, and the last.
+    void first_key(float t) noexcept {
+        any_keys = true;
+        if (t < start) start = t;
+    }
+    void last_key(float t) noexcept {
+        if (t > end) end = t;
+    }
+    // The summary of a walk under `h` that got this far (bytes aside).
+    void fill(summary& s, const file_header& h) const noexcept {
+        s.edition = h.edition;
+        s.major = h.major;
+        s.minor = h.minor;
+        s.layout = h.layout;
+        s.blocks = h.blocks;
+        s.curves = curves;
+        s.keyframes = keys;
+        if (any_keys) {
+            s.start = start;
+            s.duration = end;
+        }
+        if (has_markers) s.markers = markers;
+    }
+};
+
+}  // namespace detail
 
 // Forward range over the markers of a structurally sound file.
 class marker_range {

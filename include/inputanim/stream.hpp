@@ -11,7 +11,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <span>
 
 #include "inputanim/detail/decoders.hpp"
@@ -35,19 +34,21 @@ enum class stream_status : std::uint8_t {
 
 namespace detail {
 
+struct layout_candidates;
+
 // One walk of the curves and the marker list (or the May 2019 trailer) under one fixed header,
 // fed a byte range at a time. It keeps its first structural error (which ends the walk) and,
 // separately, its first content error (the walk goes on: a structural error further on would
-// win). Internal to stream_validator, which runs one walk, two (compact and full for a v1.1 file
-// with layout `automatic`; the two bool key sizes of a May 2019 file) or three (the 2019 layouts,
-// for a file without the magic).
+// win). Internal to stream_validator, which runs one walk per candidate of the layout choice
+// (detail::layout_candidates: one, two or three).
 class layout_walk {
   public:
     // With `defer_limits`, a limit passed does not stop the walk: the walk goes on as if there
     // were none and keeps the first limit passed (limit_error), which is the file's error if the
     // walk turns out sound. That is how the reader detects a 2019 layout: whether the whole file
     // is of the layout, whatever the limits, then the limits.
-    void start(std::uint64_t offset, const file_header& h, bool content, const limits& lim,
+    // The walk under `h` from the curve at `offset`.
+    void start(const file_header& h, std::uint64_t offset, bool content, const limits& lim,
                bool defer_limits = false) noexcept;
     void feed(const std::byte* p, std::size_t n) noexcept;
     // The end of the input: a field left half read is `truncated`.
@@ -119,7 +120,6 @@ class layout_walk {
 
     // The curve being read.
     std::uint16_t curve_count_ = 0;
-    std::uint16_t curve_index_ = 0;
     curve_id curve_{};
     curve_kind kind_ = curve_kind::float_curve;
     std::uint8_t stride_ = 0;
@@ -129,16 +129,11 @@ class layout_walk {
     float first_time_ = 0.0f;
     float last_time_ = 0.0f;
 
-    // The curves read whole.
-    std::uint64_t total_keys_ = 0;
-    bool any_keys_ = false;
-    float start_ = std::numeric_limits<float>::infinity();
-    float end_ = -std::numeric_limits<float>::infinity();
+    // The curves read whole, and the marker count once read.
+    walk_totals totals_{};
     std::array<tally, curve_id_count> tallies_{};
 
     // The marker list.
-    bool has_markers_ = false;
-    std::uint32_t marker_count_ = 0;
     std::uint32_t marker_index_ = 0;
     std::uint64_t marker_offset_ = 0;
     std::uint64_t length_offset_ = 0;
@@ -150,17 +145,7 @@ class layout_walk {
 
     // What fill() reports of a walk whose deferred limit is the file's error: the walk as it was
     // when the limit passed, where the reader's walk under the limits would have stopped.
-    struct progress {
-        std::uint16_t curves = 0;
-        std::uint64_t keys = 0;
-        bool any_keys = false;
-        float start = 0.0f;
-        float end = 0.0f;
-        bool has_markers = false;
-        std::uint32_t markers = 0;
-    };
-    progress now() const noexcept;
-    progress at_limit_{};
+    walk_totals at_limit_{};
 
     // The May 2019 trailer: its bytes seen so far and the last of them.
     std::uint64_t trailer_offset_ = 0;
@@ -201,13 +186,12 @@ class stream_validator {
 
   private:
     void feed_header(const std::byte*& p, std::size_t& n) noexcept;
-    void start_walks() noexcept;
-    void start_2019_walks(edition e, bool detect) noexcept;
+    void start_walks(const detail::layout_candidates& c) noexcept;
     bool start_named_2019() noexcept;
     void fail_header(errc code, std::uint64_t offset) noexcept;
     void update_status() noexcept;
-    // FORMAT.md section 3's (or 9's) choice between the walks (the only walk when there is
-    // one); null when no 2019 layout was detected.
+    // The walk FORMAT.md sections 3 and 9 choose (detail::choose_walk); null when no 2019 layout
+    // was detected.
     const detail::layout_walk* chosen() const noexcept;
     void conclude() noexcept;
 
@@ -216,7 +200,6 @@ class stream_validator {
     std::array<std::byte, header_size + 3> header_{};
     std::uint8_t header_size_ = 0;
     bool header_done_ = false;
-    file_header file_{};
     std::array<detail::layout_walk, 3> walks_{};
     std::uint8_t walk_count_ = 0;
     // The walks are the 2019 layouts tried on a file without the magic: the first sound one is

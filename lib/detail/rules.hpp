@@ -1,7 +1,10 @@
 // Every rule of FORMAT.md sections 3 and 6, once: plain functions over decoded fields that say
-// what is wrong (a code, and where within the field) or nothing. The pull reader (reader.cpp),
-// the push walker (stream.cpp) and the content checks (validate) call these and differ only in
-// how the bytes reach them; kernels.hpp holds the proven-equal vector forms of check_keyframe.
+// what is wrong (a code, and where within the field) or nothing; and the layout choice and walk
+// plan of sections 3 and 9, once: which walks a layout choice tries, which walk wins, and what
+// each curve of a walk is. The pull reader (reader.cpp), the push walker (stream.cpp),
+// recording's walk by reads, validate's side-by-side walk and the content checks call these and
+// differ only in how the bytes reach them; kernels.hpp holds the proven-equal vector forms of
+// check_keyframe.
 #pragma once
 
 #include <array>
@@ -206,18 +209,190 @@ constexpr errc check_marker_name(bool valid_utf8) noexcept {
     return valid_utf8 ? errc::ok : errc::bad_utf8;
 }
 
-// FORMAT.md section 3, layout `auto` on a v1.1 file: the first of compact, full under which the
-// whole file is structurally sound; else the one whose walk got further, compact on a tie. A walk
-// stopped by a configured limit counts as sound: a limit says nothing about the layout. `compact`
-// and `full` are the errors the walks under each layout ended with; full's is looked at only when
-// compact's walk was not sound (so a caller need not walk it then).
+// The walk under a header `h` (FORMAT.md sections 3 to 5 and 9), which the pull reader, the push
+// walker and recording's walk by reads all step through: h.curve_count curves, each a 12-byte
+// curve header and its keys, then the marker list, or for May 2019 the formatter trailer.
+struct walk_curve {
+    curve_id id{};
+    curve_kind kind = curve_kind::float_curve;
+    std::uint8_t stride = 0;
+};
+// The `i`th curve (< h.curve_count) of the walk under `h`.
+constexpr walk_curve curve_of_walk(const file_header& h, std::size_t i) noexcept {
+    const curve_id id = curve_in_file(h, i);
+    return {id, kind_of(id), keyframe_stride(h, kind_of(id))};
+}
+// Whether the curves are followed by May 2019's trailer rather than a marker list.
+constexpr bool ends_with_trailer(const file_header& h) noexcept {
+    return h.edition == edition::may_2019;
+}
+// One curve of a walk over bytes in hand: its curve header at `p`, with `left` bytes from `p` to
+// the end of the file, and its keys of `stride` bytes. Only the curve header is read, and only
+// when it is whole. The fault (offset from `p`; keys that do not fit are `truncated` at the
+// first key, index 0), else the key count and the bytes the curve takes.
+struct curve_step {
+    fault error{};
+    std::int64_t index = -1;
+    std::uint32_t keys = 0;
+    std::uint64_t size = 0;
+};
+inline curve_step step_curve(const std::byte* p, std::uint64_t left, std::uint8_t stride,
+                             const limits& lim, std::uint64_t keys_before) noexcept {
+    if (left < curve_header_size) return {{errc::truncated, 0}};
+    if (const fault f = check_curve_header(p, lim, keys_before)) return {f};
+    const std::uint32_t n = curve_key_count(p);
+    if (!keys_fit(n, stride, left - curve_header_size)) {
+        return {{errc::truncated, curve_header_size}, 0};
+    }
+    return {{}, -1, n, curve_header_size + std::uint64_t{n} * stride};
+}
+
+// A walk a layout choice may take: the header it reads the file under, and where its first curve
+// starts (the header's size; 0 for the 2019 layouts, which have none).
+struct walk_start {
+    file_header header{};
+    std::uint64_t first_curve = 0;
+};
+// The walks a layout choice tries, in order of preference (FORMAT.md sections 3 and 9). Every
+// decision between layouts is made here and in choose_walk; the walkers only walk.
+// - a v1.0 file: full. A v1.1 file: `compact` or `full` as asked; under `automatic` compact,
+//   then full.
+// - `june_2019`: June 2019. `may_2019`: May 2019 with 8-byte bool keys, then with 28-byte ones.
+// - `detecting`: a file without the magic under `automatic` (may_be_2019): June 2019, then May
+//   2019 with 8-byte and with 28-byte bool keys. Only a walk sound to the file's end, whatever
+//   the limits, is of the layout: the walks ignore the limits (the reader) or defer them (the
+//   push walker), and the limits apply to the walk of the layout found. None sound is not_2019.
+struct layout_candidates {
+    std::array<walk_start, 3> starts{};
+    std::uint8_t count = 0;
+    bool detecting = false;
+};
+// A 2019 layout asked for by name (whatever the file's first bytes); no candidates for any other
+// choice.
+constexpr layout_candidates named_2019_candidates(layout_choice c) noexcept {
+    layout_candidates l;
+    if (c == layout_choice::june_2019) {
+        l.starts[l.count++] = {header_2019(edition::june_2019, bool_keyframe_size), 0};
+    } else if (c == layout_choice::may_2019) {
+        l.starts[l.count++] = {header_2019(edition::may_2019, bool_keyframe_size), 0};
+        l.starts[l.count++] = {header_2019(edition::may_2019, full_keyframe_size), 0};
+    }
+    return l;
+}
+// Any other choice, given the header check `h` of the file's first bytes at `p`: the 2019
+// layouts to detect, or the v1 layouts of a whole header; none while the header is not whole or
+// when it is wrong (h.error is then the file's error).
+inline layout_candidates header_candidates(const header_check& h, const std::byte* p,
+                                           layout_choice c) noexcept {
+    layout_candidates l;
+    if (may_be_2019(h, p, c)) {
+        l.detecting = true;
+        l.starts[l.count++] = {header_2019(edition::june_2019, bool_keyframe_size), 0};
+        l.starts[l.count++] = {header_2019(edition::may_2019, bool_keyframe_size), 0};
+        l.starts[l.count++] = {header_2019(edition::may_2019, full_keyframe_size), 0};
+        return l;
+    }
+    if (!h.whole()) return l;
+    file_header v1;
+    v1.major = 1;
+    v1.minor = h.minor;
+    v1.blocks = h.blocks;
+    v1.curve_count = static_cast<std::uint16_t>(curve_count(h.blocks));
+    const auto add = [&](layout lay) {
+        v1.layout = lay;
+        l.starts[l.count++] = {v1, h.size};
+    };
+    if (h.minor == 0 || c == layout_choice::full) {
+        add(layout::full);
+    } else {
+        add(layout::compact);
+        if (c == layout_choice::automatic) add(layout::full);
+    }
+    return l;
+}
+// Both, for a file whose first `n` bytes (or all of them) are at `p`.
+inline layout_candidates candidates(const std::byte* p, std::size_t n, layout_choice c) noexcept {
+    const layout_candidates named = named_2019_candidates(c);
+    return named.count > 0 ? named : header_candidates(check_header(p, n), p, c);
+}
+
+// The public may_be_2019: whether a file whose first bytes are the `n` at `p` (8 of them, or fewer
+// when that is the whole file) would be detected as a 2019 layout under `automatic`.
+inline bool may_be_2019(const std::byte* p, std::size_t n) noexcept {
+    return n >= 8 && header_candidates(check_header(p, 8), p, layout_choice::automatic).detecting;
+}
+// The choice whose candidates read a file as it was read when it gave header `h`, without
+// detecting again (the public choice_of): a v1.0 file has one candidate whatever the choice.
+constexpr layout_choice choice_reading(const file_header& h) noexcept {
+    switch (h.edition) {
+        case edition::june_2019:
+            return layout_choice::june_2019;
+        case edition::may_2019:
+            return layout_choice::may_2019;
+        case edition::v1:
+            break;
+    }
+    if (h.minor == 0) return layout_choice::automatic;
+    return h.layout == layout::compact ? layout_choice::compact : layout_choice::full;
+}
+
+// FORMAT.md sections 3 and 9: which candidate a file is read as. A walk stopped by a configured
+// limit counts as sound: a limit says nothing about the layout.
 constexpr bool sound_walk(const error& end) noexcept {
     return end.code == errc::ok || end.code == errc::limit_exceeded;
 }
-constexpr layout choose_layout(const error& compact, const error& full) noexcept {
-    if (sound_walk(compact)) return layout::compact;
-    if (sound_walk(full)) return layout::full;
-    return full.offset > compact.offset ? layout::full : layout::compact;
+// The first candidate whose walk is sound, in order of preference; else, unless detecting, the
+// one whose walk got furthest, the earlier on a tie; else none (`count`). `end(i)` is the error
+// the walk under candidate i ended with; it is asked in order and no further than needed (a
+// caller need not walk the rest once one is sound), and not at all for a lone candidate outside
+// detection, which is the choice whatever its walk.
+template <class End>
+constexpr std::size_t choose_walk(std::size_t count, bool detecting, End&& end) noexcept {
+    if (count == 1 && !detecting) return 0;
+    std::size_t best = count;
+    std::uint64_t furthest = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const error e = end(i);
+        if (sound_walk(e)) return i;
+        if (!detecting && (best == count || e.offset > furthest)) {
+            best = i;
+            furthest = e.offset;
+        }
+    }
+    return best;
+}
+template <class End>
+constexpr std::size_t choose_walk(const layout_candidates& c, End&& end) noexcept {
+    return choose_walk(c.count, c.detecting, end);
+}
+// The first candidate whose walk `sound(i)` says is sound, walked in order of preference (none:
+// `count`): choose_walk's choice whenever there is one, for a walker that takes only a sound walk
+// and leaves every other file to the reader (recording's walk by reads).
+template <class Sound>
+constexpr std::size_t first_sound(const layout_candidates& c, Sound&& sound) noexcept {
+    for (std::size_t i = 0; i < c.count; ++i) {
+        if (sound(i)) return i;
+    }
+    return c.count;
+}
+// Whether a walker that takes the candidates one after another (validate's side-by-side walk)
+// goes on to the next once it has walked the first `walked`, the last ending with `end`: while
+// none was sound, as long as there is one.
+constexpr bool walk_next(const layout_candidates& c, std::size_t walked,
+                         const error& end) noexcept {
+    return walked < c.count && !sound_walk(end);
+}
+// Whether choose_walk's answer is known while some walks are still under way, as the push walker
+// runs them side by side: `failed(i)` says whether walk i has ended with a structural error,
+// `end(i)`. A walk under way may still end sound, so the answer is known once the walks have
+// failed in order up to one stopped by a limit (sound), or every walk has failed.
+template <class Failed, class End>
+constexpr bool walk_decided(std::size_t count, Failed&& failed, End&& end) noexcept {
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!failed(i)) return false;
+        if (sound_walk(end(i))) return true;
+    }
+    return true;
 }
 
 // A content error inside one keyframe: the code and the offending field's offset within the key.

@@ -1,18 +1,49 @@
-# Fails when lib/reader.cpp or lib/stream.cpp holds rule code of its own (see tests/rules.cmake).
-set(forbidden
+# Fails when a file that walks a recording or decides its layout holds rule code of its own (see
+# tests/rules.cmake): a code or limit of the format's, or a piece of the layout choice.
+
+# The rules of the fields: the walkers may name only the two codes that describe the walk rather
+# than a field (`truncated`, `trailing_bytes`), and none may test a field's value.
+set(rule_code
     "errc::(bad_magic|unsupported_version|bad_flag|bad_wrap_mode|negative_count|bad_marker|limit_exceeded|non_finite|bad_bool_value|bad_weighted_mode|unsorted_keys|bad_utf8)"
     "file_magic" "valid_wrap_mode" "isfinite" "isnan" "max_bytes" "max_keyframes" "max_total"
     "max_markers" "max_marker_name" "0x7fffffff")
+set(rule_code_files lib/reader.cpp lib/stream.cpp lib/recording.cpp lib/validate.cpp
+    lib/validate_parts.cpp lib/content.cpp)
+
+# The layout choice and the walk plan: which layouts a choice tries and in which order
+# (detail::layout_candidates), which walk wins (detail::choose_walk and its helpers), and each
+# curve's id, kind and stride under a layout (detail::curve_of_walk). A walker names no layout,
+# edition, 2019 header or bool key size, asks no walk whether it is sound, and compares no two
+# walks' ends.
+set(layout_choice
+    "layout_choice::" "layout::(compact|full)" "edition::(june|may)_2019" "bool_keyframe_size"
+    "header_2019" "sound_walk" "choose_layout" "[.]offset *[<>].*([.]|->)offset" "curve_in_file"
+    "keyframe_stride" "kind_of[(]")
+set(layout_choice_files ${rule_code_files} lib/input.cpp)
+
 set(found "")
-foreach(file lib/reader.cpp lib/stream.cpp)
-  file(STRINGS ${ROOT}/${file} lines)
-  set(n 0)
-  foreach(line IN LISTS lines)
-    math(EXPR n "${n} + 1")
-    foreach(pattern IN LISTS forbidden)
-      if(line MATCHES "${pattern}")
-        string(APPEND found "${file}:${n}: ${line}\n")
-      endif()
+foreach(list rule_code layout_choice)
+  foreach(file IN LISTS ${list}_files)
+    # One list element per line: the characters a CMake list treats specially are stood in for.
+    file(READ ${ROOT}/${file} text)
+    string(REPLACE ";" "__SEMICOLON__" text "${text}")
+    string(REPLACE "[" "__OPEN__" text "${text}")
+    string(REPLACE "]" "__CLOSE__" text "${text}")
+    string(REPLACE "\\" "__BACKSLASH__" text "${text}")
+    string(REPLACE "\n" ";" lines "${text}")
+    set(n 0)
+    foreach(line IN LISTS lines)
+      math(EXPR n "${n} + 1")
+      foreach(pattern IN LISTS ${list})
+        if(line MATCHES "${pattern}")
+          string(REPLACE "__SEMICOLON__" ";" line "${line}")
+          string(REPLACE "__OPEN__" "[" line "${line}")
+          string(REPLACE "__CLOSE__" "]" line "${line}")
+          string(REPLACE "__BACKSLASH__" "\\" line "${line}")
+          string(APPEND found "${file}:${n}: ${line}\n")
+          break()
+        endif()
+      endforeach()
     endforeach()
   endforeach()
 endforeach()
