@@ -1,12 +1,3 @@
-// Beast speaks std::string_view, as the rest of the program does (Boost 1.74 defaults to its own).
-#define BOOST_BEAST_USE_STD_STRING_VIEW
-// Boost 1.74's Asio sees C++20 coroutines only under GCC; clang has them too (libstdc++'s
-// <coroutine>).
-#if defined(__clang__) && defined(__cpp_impl_coroutine) && !defined(BOOST_ASIO_HAS_CO_AWAIT)
-#define BOOST_ASIO_HAS_CO_AWAIT 1
-#define BOOST_ASIO_HAS_STD_COROUTINE 1
-#endif
-
 #include "http/http_server.hpp"
 
 #include <algorithm>
@@ -29,11 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/http/span_body.hpp>
+#include "http/beast.hpp"
 
+#include "http/framing.hpp"
 #include "http/viewer_routes.hpp"
 #include "inputanim/input.hpp"
 #include "inputanim/stream.hpp"
@@ -59,9 +48,7 @@ namespace {
 namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
-using tcp = net::ip::tcp;
 using steady = std::chrono::steady_clock;
-using request_parser = http::request_parser<http::buffer_body>;
 
 // Every asynchronous operation reports its error as a value, as the library does.
 auto to(beast::error_code& ec) {
@@ -77,74 +64,6 @@ constexpr std::size_t read_size = 32 * 1024;
 // with unread data causes (as nginx's lingering close).
 constexpr std::chrono::seconds linger_time{2};
 constexpr std::string_view server_name = "inputanim/" INPUTANIM_VERSION;
-
-std::optional<tcp::endpoint> parse_listen(const std::string& text) {
-    const std::size_t colon = text.rfind(':');
-    if (colon == std::string::npos) return std::nullopt;
-    std::string host = text.substr(0, colon);
-    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-        host = host.substr(1, host.size() - 2);
-    }
-    beast::error_code ec;
-    const net::ip::address address = net::ip::make_address(host, ec);
-    if (ec) return std::nullopt;
-    const std::string_view port_text = std::string_view(text).substr(colon + 1);
-    unsigned port = 0;
-    const char* end = port_text.data() + port_text.size();
-    const auto [ptr, err] = std::from_chars(port_text.data(), end, port);
-    if (port_text.empty() || err != std::errc{} || ptr != end || port > 65535) return std::nullopt;
-    return tcp::endpoint(address, static_cast<unsigned short>(port));
-}
-
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-// application/x-www-form-urlencoded: '+' is a space, %XX a byte; a stray '%' stays as it is.
-std::string percent_decode(std::string_view s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '+') {
-            out += ' ';
-        } else if (s[i] == '%' && i + 2 < s.size() && hex_digit(s[i + 1]) >= 0 &&
-                   hex_digit(s[i + 2]) >= 0) {
-            out += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
-            i += 2;
-        } else {
-            out += s[i];
-        }
-    }
-    return out;
-}
-
-// The report's "path": the query's `name` parameter, else "upload".
-std::string upload_name(std::string_view query) {
-    while (!query.empty()) {
-        const std::size_t amp = query.find('&');
-        const std::string_view part = query.substr(0, amp);
-        query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-        const std::size_t eq = part.find('=');
-        if (eq != std::string_view::npos && part.substr(0, eq) == "name") {
-            std::string name = percent_decode(part.substr(eq + 1));
-            if (!name.empty()) return name;
-        }
-    }
-    return "upload";
-}
-
-std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
-
-std::string json_text(const nlohmann::json& j) {
-    // Names come from the client: bytes that are not UTF-8 are replaced.
-    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
 
 // What validate says of a file over the byte ceiling (checked before anything else).
 report oversized(std::uint64_t max_bytes, std::uint64_t bytes) {
@@ -238,13 +157,8 @@ class upload_place {
 };
 
 // What to answer to one request, and what to do with the connection afterwards.
-struct answer {
-    unsigned status = 200;
-    std::string body;
-    // Sent instead of `body` when set: bytes that outlive the server (the viewer's page and
-    // frames), sent without a copy (a 10-minute recording's frames are 54 MiB).
-    std::string_view lasting_body;
-    const char* content_type = "application/json";
+// The response (response.hpp), and how the connection goes on after it.
+struct answer : response {
     // For 405: the methods the resource accepts.
     const char* allow = nullptr;
     // The response cannot be sent (the connection is gone or timed out); it is only logged.
@@ -258,8 +172,14 @@ struct answer {
 
 answer error_answer(unsigned status, std::string_view code, std::string message) {
     answer a;
-    a.status = status;
-    a.body = json_text({{"status", status}, {"error", code}, {"message", std::move(message)}});
+    static_cast<response&>(a) = error_response(status, code, std::move(message));
+    return a;
+}
+
+answer refused_answer(refusal r) {
+    answer a;
+    static_cast<response&>(a) = std::move(r.answer);
+    a.body_unread = r.body_unread;
     return a;
 }
 
@@ -270,205 +190,6 @@ answer report_answer(unsigned status, const std::string& name, const report& rep
     a.status = status;
     a.body = json_line(name, report_json(rep, how, bytes, compressed)) + "\n";
     return a;
-}
-
-// Adds the elements of a comma-separated header list (RFC 9110 §5.6.1) to `elements`, without
-// their surrounding whitespace; empty elements are ignored, as the RFC asks.
-void add_list_elements(std::string_view value, std::vector<std::string_view>& elements) {
-    while (!value.empty()) {
-        const std::size_t comma = value.find(',');
-        const std::string_view element = trimmed(value.substr(0, comma));
-        if (!element.empty()) elements.push_back(element);
-        value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
-    }
-}
-
-// The elements of a list over every field of that name: several fields are one list.
-std::vector<std::string_view> list_elements(const http::fields& fields, http::field name) {
-    std::vector<std::string_view> elements;
-    for (auto [field, end] = fields.equal_range(name); field != end; ++field) {
-        add_list_elements(field->value(), elements);
-    }
-    return elements;
-}
-
-std::string joined(const std::vector<std::string_view>& elements) {
-    std::string text;
-    for (const std::string_view e : elements) {
-        if (!text.empty()) text += ", ";
-        text += e;
-    }
-    return text;
-}
-
-answer framing_answer(unsigned status, std::string_view code, std::string message) {
-    answer a = error_answer(status, code, std::move(message));
-    // Where this request ends is not known the way a proxy in front may know it: no byte after
-    // its header is read as a request.
-    a.body_unread = true;
-    return a;
-}
-
-// RFC 9112 §6: a request whose body length two readers could see differently is refused and its
-// connection closed, or the bytes a proxy in front takes for this request's body could be read
-// here as a next request (request smuggling). The framings taken: no body, one Content-Length
-// (Beast has refused values that are not decimal numbers or conflict), or Transfer-Encoding
-// with the one coding `chunked` in HTTP/1.1 and without Content-Length.
-std::optional<answer> framing_error(const request_parser& parser) {
-    const auto& req = parser.get();
-    const std::vector<std::string_view> codings =
-        list_elements(req.base(), http::field::transfer_encoding);
-    const std::size_t lengths = req.base().count(http::field::content_length);
-    if (req.base().count(http::field::transfer_encoding) > 0) {
-        if (req.version() < 11) {
-            return framing_answer(400, "bad_request",
-                                  "Transfer-Encoding in an HTTP/1.0 request: the body's length "
-                                  "is unknown");
-        }
-        if (lengths > 0) {
-            return framing_answer(400, "bad_request",
-                                  "both Transfer-Encoding and Content-Length: the body's length "
-                                  "is ambiguous");
-        }
-        const auto chunked = [](std::string_view c) { return beast::iequals(c, "chunked"); };
-        if (std::count_if(codings.begin(), codings.end(), chunked) > 1) {
-            return framing_answer(400, "bad_request",
-                                  "Transfer-Encoding: chunked is applied more than once");
-        }
-        // Beast reads the body as chunked when `chunked` ends a field: both readings must agree.
-        if (codings.empty() || !chunked(codings.back()) || !parser.chunked()) {
-            return framing_answer(400, "bad_request",
-                                  "Transfer-Encoding: " + joined(codings) +
-                                      ": the final transfer coding must be chunked");
-        }
-        if (codings.size() > 1) {
-            return framing_answer(501, "unsupported_transfer_encoding",
-                                  "transfer coding " + std::string(codings.front()) +
-                                      " is not supported: send Transfer-Encoding: chunked alone");
-        }
-    }
-    if (lengths > 1 || list_elements(req.base(), http::field::content_length).size() > 1) {
-        return framing_answer(400, "bad_request", "more than one Content-Length");
-    }
-    return std::nullopt;
-}
-
-// A Host or an Origin's authority, host[:port], split: the host (an IPv6 address with its
-// brackets) and the port's text (empty when there is none).
-struct authority {
-    std::string_view host;
-    std::string_view port;
-};
-
-std::optional<authority> split_authority(std::string_view text) {
-    authority a;
-    std::size_t host_end = 0;
-    if (text.starts_with('[')) {
-        host_end = text.find(']');
-        if (host_end == std::string_view::npos) return std::nullopt;
-        ++host_end;
-    } else {
-        host_end = std::min(text.find(':'), text.size());
-    }
-    a.host = text.substr(0, host_end);
-    std::string_view rest = text.substr(host_end);
-    if (!rest.empty()) {
-        if (rest.front() != ':') return std::nullopt;
-        a.port = rest.substr(1);
-        if (a.port.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
-    }
-    if (a.host.empty() || a.host.find_first_of(" \t/@") != std::string_view::npos) {
-        return std::nullopt;
-    }
-    return a;
-}
-
-// Which hosts the server answers as (docs/SERVER.md, "Host and Origin"): the loopback names and
-// the listen address on the port bound, and the --allow-host names (a reverse proxy's) on any
-// port. A page that a DNS name rebound to 127.0.0.1 reaches gives its own name and is refused.
-class host_policy {
-  public:
-    host_policy(const tcp::endpoint& bound, const std::vector<std::string>& allowed)
-        : port_(std::to_string(bound.port())), allowed_(allowed) {
-        // 0.0.0.0 and [::] listen on every address but are none a client should name.
-        const net::ip::address a = bound.address();
-        if (!a.is_unspecified()) {
-            local_.push_back(a.is_v6() ? "[" + a.to_string() + "]" : a.to_string());
-        }
-    }
-
-    // `host` names this server: a loopback name or the listen address with the port bound or
-    // none (which, for a browser, is port 80 only: never an other port's page), or an allowed
-    // name with any port.
-    bool allows(std::string_view text, bool allowed_only = false) const {
-        const std::optional<authority> a = split_authority(text);
-        if (!a) return false;
-        const auto same = [&](std::string_view name) { return beast::iequals(a->host, name); };
-        if (std::any_of(allowed_.begin(), allowed_.end(), same)) return true;
-        if (allowed_only || !(a->port.empty() || a->port == port_)) return false;
-        return std::any_of(local_.begin(), local_.end(), same);
-    }
-
-    // An Origin (RFC 6454 §7) this server's pages have: http:// and an allowed host, or
-    // https:// and a --allow-host name (a proxy in front ending TLS).
-    bool allows_origin(std::string_view origin) const {
-        constexpr std::string_view http = "http://";
-        constexpr std::string_view https = "https://";
-        if (origin.size() > http.size() && beast::iequals(origin.substr(0, http.size()), http)) {
-            return allows(origin.substr(http.size()));
-        }
-        if (origin.size() > https.size() && beast::iequals(origin.substr(0, https.size()), https)) {
-            return allows(origin.substr(https.size()), true);
-        }
-        return false;
-    }
-
-  private:
-    std::string port_;
-    std::vector<std::string> local_ = {"localhost", "127.0.0.1", "[::1]"};
-    std::vector<std::string> allowed_;
-};
-
-// Refuses a request whose Host is not this server's (421: a DNS rebinding, or a client that
-// meant an other server), a POST from an other site's page (403: its Origin, or
-// Sec-Fetch-Site: cross-site), and an HTTP/1.1 request without exactly one Host (400, RFC 9112
-// §3.2). A request without Origin (curl, scripts) is not a browser's cross-site request.
-std::optional<answer> host_error(const request_parser& parser, const host_policy& policy) {
-    const auto& req = parser.get();
-    const std::size_t hosts = req.base().count(http::field::host);
-    std::optional<answer> refused;
-    if (hosts > 1 || (hosts == 0 && req.version() >= 11)) {
-        refused = error_answer(400, "bad_request",
-                               hosts > 1 ? "more than one Host" : "no Host: HTTP/1.1 requires it");
-    } else if (hosts == 1 && !policy.allows(trimmed(req[http::field::host]))) {
-        refused = error_answer(421, "misdirected_request",
-                               "this server does not answer as host " +
-                                   std::string(trimmed(req[http::field::host])) +
-                                   ": it answers as localhost, 127.0.0.1, [::1], its listen "
-                                   "address and the names given with --allow-host");
-    } else if (req.method() == http::verb::post) {
-        const bool cross_site = req.base().count(http::field::origin) > 0 &&
-                                !policy.allows_origin(trimmed(req[http::field::origin]));
-        if (cross_site || beast::iequals(trimmed(req["Sec-Fetch-Site"]), "cross-site")) {
-            const std::string from =
-                cross_site ? "Origin " + std::string(trimmed(req[http::field::origin]))
-                           : std::string("Sec-Fetch-Site: cross-site");
-            refused = error_answer(403, "cross_site",
-                                   "a POST from an other site's page (" + from +
-                                       ") is refused: upload from this server's own page");
-        }
-    }
-    if (refused) refused->body_unread = !parser.is_done();
-    return refused;
-}
-
-// An Allow list: a resource that accepts GET accepts HEAD too (serve() routes HEAD as GET).
-std::string with_head(std::string_view allow) {
-    std::vector<std::string_view> methods;
-    add_list_elements(allow, methods);
-    const bool get = std::find(methods.begin(), methods.end(), "GET") != methods.end();
-    const bool head = std::find(methods.begin(), methods.end(), "HEAD") != methods.end();
-    return get && !head ? std::string(allow) + ", HEAD" : std::string(allow);
 }
 
 bool is_http_syntax_error(const beast::error_code& ec) {
@@ -830,10 +551,10 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
             auto& req = parser.get();
             version = req.version();
             method = req.method_string();
-            if (std::optional<answer> refused = framing_error(parser)) {
-                a = std::move(*refused);
-            } else if (std::optional<answer> foreign = host_error(parser, *hosts_)) {
-                a = std::move(*foreign);
+            if (std::optional<refusal> refused = framing_error(parser)) {
+                a = refused_answer(std::move(*refused));
+            } else if (std::optional<refusal> foreign = host_error(parser, *hosts_)) {
+                a = refused_answer(std::move(*foreign));
             } else {
                 head = req.method() == http::verb::head;
                 if (head) req.method(http::verb::get);
@@ -909,7 +630,7 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
         co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query),
                                            false);
     }
-    std::optional<viewer_response> page;
+    std::optional<response> page;
     if (req.method() == http::verb::get) page = viewer_get(config_.site.get(), path);
     if (page) {
         a.status = page->status;
@@ -1031,9 +752,9 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
             const bool inflate = gzip || v.gzip();
             try {
                 // On a worker: the connection's strand resumes here once the answer is built.
-                viewer_response r = co_await net::co_spawn(
+                response r = co_await net::co_spawn(
                     workers_.executor(),
-                    [&]() -> net::awaitable<viewer_response> {
+                    [&]() -> net::awaitable<response> {
                         co_return viewer_upload(name, kept, inflate, rep, v.bytes(), v.compressed(),
                                                 config_.how);
                     },

@@ -33,11 +33,6 @@ using records::report_json;
 
 namespace {
 
-std::string json_text(const nlohmann::json& j) {
-    // Marker names of an invalid file may not be UTF-8: such bytes are replaced.
-    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 // Whether the report says that this curve's own bytes are wrong (its keys, or its header).
 bool named_invalid(const report& rep, const curve_view& c) {
     return !rep.valid() && rep.error.place == error_place::curve && rep.error.curve == c.id;
@@ -360,8 +355,8 @@ std::string_view viewer_build_hint() {
            "web/ with npm ci and esbuild; docs/VIEWER.md)";
 }
 
-std::optional<viewer_response> viewer_get(const viewer_site* site, std::string_view path) {
-    viewer_response r;
+std::optional<response> viewer_get(const viewer_site* site, std::string_view path) {
+    response r;
     if (path == "/" || path == "/index.html") {
         const std::string_view page = viewer_page();
         r.lasting_body = page.empty() ? viewer_missing_page() : page;
@@ -406,10 +401,9 @@ std::optional<viewer_response> viewer_get(const viewer_site* site, std::string_v
     return r;
 }
 
-viewer_response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
-                              const report& rep, std::uint64_t recording_bytes,
-                              std::optional<std::uint64_t> compressed_bytes,
-                              const validate_options& how) {
+response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
+                       const report& rep, std::uint64_t recording_bytes,
+                       std::optional<std::uint64_t> compressed_bytes, const validate_options& how) {
     input in;
     std::vector<std::byte> storage;
     std::span<const std::byte> bytes = kept;
@@ -421,7 +415,7 @@ viewer_response viewer_upload(std::string_view name, std::span<const std::byte> 
     viewer_recording prepared = prepare_recording(
         name, bytes, false, rep, recording_bytes, compressed_bytes, how, viewer_default_rate,
         viewer_max_upload_frame_bytes, viewer_max_upload_samples, "", note);
-    viewer_response r;
+    response r;
     // Still the bundle, with the report and the metrics: the page shows them and the reason.
     if (prepared.frames_refused) r.status = 422;
     r.body = std::move(prepared.bundle);

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "http/response.hpp"
 #include "inputanim/validate.hpp"
 
 namespace inputanim::http {
@@ -81,26 +82,16 @@ std::string_view viewer_missing_page();
 // How to build the page, for a person.
 std::string_view viewer_build_hint();
 
-struct viewer_response {
-    unsigned status = 200;
-    std::string body;
-    // Sent instead of `body` when set: the page or a recording's frames, which live as long as
-    // the server.
-    std::string_view lasting_body;
-    const char* content_type = "application/json";
-};
-
 // Answers GET `path` when it is one of the viewer's: /, /api/recordings, /api/recordings/N and
 // /api/recordings/N/frames. `site` is null for `serve`, which has no recordings of its own; else
 // it must outlive the response.
-std::optional<viewer_response> viewer_get(const viewer_site* site, std::string_view path);
+std::optional<response> viewer_get(const viewer_site* site, std::string_view path);
 
 // The answer to POST /view: the upload's report, and when its bytes can still be read, its
 // description and frames (viewer_recording::bundle). `kept` holds the body as received (gzip or
 // not).
-viewer_response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
-                              const report& rep, std::uint64_t recording_bytes,
-                              std::optional<std::uint64_t> compressed_bytes,
-                              const validate_options& how);
+response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
+                       const report& rep, std::uint64_t recording_bytes,
+                       std::optional<std::uint64_t> compressed_bytes, const validate_options& how);
 
 }  // namespace inputanim::http
