@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/curve_fixture.hpp"
+#include "support/seed.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -160,7 +161,8 @@ real value_slope(const segment& g, real s) {
 
 class random_segments {
   public:
-    explicit random_segments(std::uint32_t seed) : rng_(seed) {}
+    // `fixed`: the test's seed (support/seed.hpp), which INPUTANIM_TEST_SEED replaces.
+    explicit random_segments(std::uint32_t fixed) : rng_(test_seed(fixed)) {}
 
     float uniform(double lo, double hi) {
         return static_cast<float>(std::uniform_real_distribution<double>(lo, hi)(rng_));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "support/curve_fixture.hpp"
+#include "support/seed.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -23,7 +24,8 @@ bool same_bits(float a, float b) {
 
 class random_curves {
   public:
-    explicit random_curves(std::uint32_t seed) : rng_(seed) {}
+    // `fixed`: the test's seed (support/seed.hpp), which INPUTANIM_TEST_SEED replaces.
+    explicit random_curves(std::uint32_t fixed) : rng_(test_seed(fixed)) {}
 
     std::unique_ptr<curve_fixture> next() {
         constexpr std::int32_t wraps[] = {0, 1, 2, 4, 8};

@@ -14,6 +14,7 @@
 #include "inputanim/input.hpp"
 #include "support/builders.hpp"
 #include "support/gzip_bytes.hpp"
+#include "support/seed.hpp"
 #include "support/validation_cases.hpp"
 
 using namespace inputanim;
@@ -24,8 +25,9 @@ using inputanim::detail::is_gzip;
 
 namespace {
 
-bytes random_bytes(std::size_t n, std::uint32_t seed) {
-    std::mt19937 rng(seed);
+// `fixed`: the test's seed (support/seed.hpp), which INPUTANIM_TEST_SEED replaces.
+bytes random_bytes(std::size_t n, std::uint32_t fixed) {
+    std::mt19937 rng(test_seed(fixed));
     std::uniform_int_distribution<int> byte(0, 255);
     bytes out(n);
     for (std::byte& b : out) b = static_cast<std::byte>(byte(rng));

@@ -33,8 +33,6 @@ using nlohmann::json;
 
 namespace {
 
-using steady = std::chrono::steady_clock;
-
 // A ten-second synthetic recording with markers: about 400 KB, many reads of the server.
 const bytes& recording() {
     static const bytes b = [] {
@@ -56,20 +54,10 @@ struct reply {
     json object() const { return json::parse(body, nullptr, false); }
 };
 
-class Serve : public cli_fixture {
+class Serve : public serve_fixture {
   protected:
     void SetUp() override {
         if (std::string_view(INPUTANIM_CURL).empty()) GTEST_SKIP() << "curl is not installed";
-    }
-
-    server_process& start(const std::vector<std::string>& options = {}) {
-        server_.emplace(scratch_.path(), options);
-        return *server_;
-    }
-    // `inputanim view FILES... --listen 127.0.0.1:0`.
-    server_process& start_view(const std::vector<std::string>& files) {
-        server_.emplace(scratch_.path(), files, "view");
-        return *server_;
     }
 
     // curl ARGS... URL: the status, headers and body of the (last) response.
@@ -137,8 +125,6 @@ class Serve : public cli_fixture {
         EXPECT_EQ(d["events"]["fixations"],
                   json(metrics_of(file, {"--events", "fixations"}, level)));
     }
-
-    std::optional<server_process> server_;
 };
 
 bool all_digits(std::string_view s) {
@@ -227,13 +213,8 @@ TEST_F(Serve, AChunkedUploadIsValidatedAsItArrives) {
     std::string chunked =
         "POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         "Transfer-Encoding: chunked\r\n\r\n";
-    const auto hex = [](std::size_t n) {
-        char digits[32];
-        std::snprintf(digits, sizeof digits, "%zx", n);
-        return std::string(digits);
-    };
-    chunked += "1\r\n" + text.substr(0, 1) + "\r\n7\r\n" + text.substr(1, 7) + "\r\n";
-    chunked += hex(text.size() - 8) + "\r\n" + text.substr(8) + "\r\n0\r\n\r\n";
+    chunked += chunk(text.substr(0, 1)) + chunk(text.substr(1, 7)) + chunk(text.substr(8));
+    chunked += last_chunk;
     raw_client c(s.port());
     ASSERT_TRUE(c.send(chunked));
     const std::string response = c.read_all();
@@ -440,9 +421,8 @@ TEST_F(Serve, AConnectionServesRequestsOneAfterAnother) {
     server_process& s = start();
     const std::string small = as_text(small_file(shape::v10));
     raw_client c(s.port());
-    ASSERT_TRUE(c.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
-                       request_head("/validate?name=a.bin", small.size()) + small +
-                       "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"));
+    ASSERT_TRUE(c.send(get("/healthz") + request_head("/validate?name=a.bin", small.size()) +
+                       small + get("/healthz", "Connection: close\r\n")));
     const std::string responses = c.read_all();
     EXPECT_TRUE(c.closed());
     std::size_t count = 0;
@@ -458,7 +438,7 @@ TEST_F(Serve, ConnectionsBeyondTheMaximumAre503) {
     server_process& s = start({"--max-connections", "1"});
     auto holder = std::make_unique<raw_client>(s.port());
     // The held connection is being served once it has answered a request.
-    ASSERT_TRUE(holder->send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+    ASSERT_TRUE(holder->send(get("/healthz")));
     EXPECT_NE(holder->read_all(500ms).find("200 OK"), std::string::npos);
     const reply r = curl({s.url("/healthz")});
     EXPECT_EQ(r.status, 503);
@@ -679,9 +659,7 @@ TEST_F(Serve, ViewServesEachFilesDescriptionAndResampledFrames) {
     // HEAD of the frames: GET's headers, no body.
     const reply frames = curl({s.url("/api/recordings/0/frames")});
     raw_client head(s.port());
-    ASSERT_TRUE(
-        head.send("HEAD /api/recordings/0/frames HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                  "Connection: close\r\n\r\n"));
+    ASSERT_TRUE(head.send(head_request("/api/recordings/0/frames", "Connection: close\r\n")));
     const std::string response = head.read_all();
     EXPECT_TRUE(response.starts_with("HTTP/1.1 200 OK\r\n")) << response;
     EXPECT_NE(response.find("Content-Length: " + std::to_string(frames.body.size()) + "\r\n"),
@@ -854,9 +832,8 @@ TEST_F(Serve, UploadsToViewBeyondFourAtOnceAre503) {
     std::vector<std::unique_ptr<raw_client>> slow;
     for (int i = 0; i < 4; ++i) {
         slow.push_back(std::make_unique<raw_client>(s.port()));
-        ASSERT_TRUE(slow.back()->send(
-            "POST /view HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n" +
-            as_text(first_bytes(recording(), 1000))));
+        ASSERT_TRUE(slow.back()->send(request_head("/view", 100000) +
+                                      as_text(first_bytes(recording(), 1000))));
     }
     const std::string file = write_file("rec.bin", recording());
     const steady::time_point deadline = steady::now() + 10s;
@@ -995,8 +972,7 @@ TEST_F(Serve, ViewListsARecordingWhoseFramesWouldPassTheirCeilingWithoutBuilding
 // between the server and a client that does not read can hold.
 std::string large_answer_upload() {
     const std::string body = as_text(write(camera_keyed_at(0.0f, 15000.0f)));
-    return "POST /view HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " +
-           std::to_string(body.size()) + "\r\n\r\n" + body;
+    return request_head("/view", body.size()) + body;
 }
 
 TEST_F(Serve, AnUploadToViewHoldsItsPlaceUntilItsAnswerIsSent) {
@@ -1035,8 +1011,7 @@ std::string slow_upload() {
     model m;
     for (curve& c : m.curves) c.keys = {{0.0f, 0.0f}, {16000.0f, 1.0f}};
     const std::string body = as_text(write(m));
-    return "POST /view HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " +
-           std::to_string(body.size()) + "\r\n\r\n" + body;
+    return request_head("/view", body.size()) + body;
 }
 
 TEST_F(Serve, HealthzAndValidateAreAnsweredWhileUploadsToViewAreBuilt) {
@@ -1054,7 +1029,7 @@ TEST_F(Serve, HealthzAndValidateAreAnsweredWhileUploadsToViewAreBuilt) {
     std::vector<std::chrono::milliseconds> latencies;
     for (int i = 0; i < 5; ++i) {
         const steady::time_point sent = steady::now();
-        ASSERT_TRUE(health.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+        ASSERT_TRUE(health.send(get("/healthz")));
         const std::string in = health.peek(1, 30s);
         latencies.push_back(
             std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - sent));

@@ -24,8 +24,6 @@ using nlohmann::json;
 
 namespace {
 
-using steady = std::chrono::steady_clock;
-
 // One HTTP response as a client reads it off a stream of responses.
 struct response {
     int status = 0;
@@ -73,20 +71,13 @@ response_stream split_responses(std::string_view stream, const std::vector<bool>
     return out;
 }
 
-std::string hex(std::size_t n) {
-    char digits[32];
-    std::snprintf(digits, sizeof digits, "%zx", n);
-    return digits;
-}
-
 // `text` in chunked coding: pieces of 100 bytes, then the last chunk.
 std::string chunked(const std::string& text) {
     std::string out;
     for (std::size_t at = 0; at < text.size(); at += 100) {
-        const std::string piece = text.substr(at, 100);
-        out += hex(piece.size()) + "\r\n" + piece + "\r\n";
+        out += chunk(text.substr(at, 100));
     }
-    return out + "0\r\n\r\n";
+    return out + last_chunk;
 }
 
 // A valid recording of a few hundred bytes.
@@ -98,27 +89,14 @@ const std::string& small_recording() {
 // What a smuggler puts after a header whose framing a proxy in front reads otherwise.
 const std::string smuggled = "GET /smuggled HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
 
-std::string get(const std::string& target, const std::string& more_fields = "") {
-    return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + more_fields + "\r\n";
-}
-
-std::string head_request(const std::string& target, const std::string& more_fields = "") {
-    return "HEAD " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + more_fields + "\r\n";
-}
-
 // A POST to /validate with the given framing fields and body bytes.
 std::string post(const std::string& fields, const std::string& body,
                  const std::string& version = "HTTP/1.1") {
     return "POST /validate " + version + "\r\nHost: 127.0.0.1\r\n" + fields + "\r\n" + body;
 }
 
-class ServeConformance : public cli_fixture {
+class ServeConformance : public serve_fixture {
   protected:
-    server_process& start(const std::vector<std::string>& options = {}) {
-        server_.emplace(scratch_.path(), options);
-        return *server_;
-    }
-
     // Sends `request` on a new connection; what came back until the server closed it (or 5
     // seconds passed), and whether it closed it.
     std::pair<std::string, bool> exchange(const std::string& request) {
@@ -144,8 +122,6 @@ class ServeConformance : public cli_fixture {
         EXPECT_TRUE(server_->log_has(" " + std::to_string(status) + " ")) << server_->log();
         EXPECT_EQ(server_->log().find("/smuggled"), std::string::npos) << server_->log();
     }
-
-    std::optional<server_process> server_;
 };
 
 // --- Transfer-Encoding (RFC 9112 §6.1, §6.3) ---
@@ -645,8 +621,7 @@ TEST_F(ServeConformance, AllowHostWithAPortIsAUsageError) {
 
 TEST_F(ServeConformance, ViewChecksHostAndOriginAsServeDoes) {
     const std::string file = write_file("rec.bin", small_file(shape::v11_compact));
-    server_.emplace(scratch_.path(), std::vector<std::string>{file}, "view");
-    server_process& s = *server_;
+    server_process& s = start_view({file});
     const std::string port = std::to_string(s.port());
     raw_client rebound(s.port());
     EXPECT_EQ(answer_to(rebound, request_to("GET /api/recordings/0/frames HTTP/1.1",

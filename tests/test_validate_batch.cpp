@@ -9,6 +9,7 @@
 
 #include "inputanim/inputanim.hpp"
 #include "support/builders.hpp"
+#include "support/seed.hpp"
 #include "support/validation_cases.hpp"
 
 using namespace inputanim;
@@ -68,7 +69,7 @@ TEST(ValidateBatch, LimitsStopEachInputAsTheyStopValidate) {
 }
 
 TEST(ValidateBatch, RandomBytesAndMutationsGetValidatesVerdict) {
-    std::mt19937_64 rng(20261121);
+    std::mt19937_64 rng(test_seed(20261121));
     std::vector<bytes> files;
     const bytes base[] = {small_file(shape::v10), small_file(shape::v11_compact),
                           small_file(shape::v11_full)};

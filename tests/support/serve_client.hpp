@@ -1,6 +1,6 @@
-// `inputanim serve` started on loopback (127.0.0.1, port 0) as an operator starts it, and a raw
-// TCP client that sends exactly the bytes it is given: what the tests of the server
-// (tests/test_serve*.cpp) share.
+// `inputanim serve` started on loopback (127.0.0.1, port 0) as an operator starts it, a raw TCP
+// client that sends exactly the bytes it is given, the requests and chunks it sends, and a fixture
+// that starts the server: what the tests of the server (tests/test_serve*.cpp) share.
 #pragma once
 
 #include <arpa/inet.h>
@@ -15,7 +15,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,11 +26,14 @@
 #include <nlohmann/json.hpp>
 
 #include "support/builders.hpp"
+#include "support/cli_fixture.hpp"
 #include "support/run_process.hpp"
 
 extern char** environ;
 
 namespace inputanim::testing {
+
+using steady = std::chrono::steady_clock;
 
 inline std::string as_text(const bytes& b) {
     return std::string(reinterpret_cast<const char*>(b.data()), b.size());
@@ -49,10 +54,27 @@ inline std::string request_head(const std::string& target, std::uint64_t content
            "\r\n" + more_fields + "\r\n";
 }
 
+// A GET of `target`, with more header fields.
+inline std::string get(const std::string& target, const std::string& more_fields = "") {
+    return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + more_fields + "\r\n";
+}
+
+// A HEAD of `target`, with more header fields.
+inline std::string head_request(const std::string& target, const std::string& more_fields = "") {
+    return "HEAD " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + more_fields + "\r\n";
+}
+
+// One chunk of the chunked coding (RFC 9112 §7.1): its size in hex, then its bytes.
+inline std::string chunk(const std::string& piece) {
+    char size[32];
+    std::snprintf(size, sizeof size, "%zx", piece.size());
+    return size + ("\r\n" + piece + "\r\n");
+}
+// The last chunk, with no trailer.
+inline const std::string last_chunk = "0\r\n\r\n";
+
 // `inputanim serve --listen 127.0.0.1:0 ...` (or `view`), with stdout and stderr in files.
 class server_process {
-    using steady = std::chrono::steady_clock;
-
   public:
     // `piped`: bytes written into the command's standard input through a pipe (a stream, as
     // from `cat FILE |`), which is then closed.
@@ -161,8 +183,6 @@ class server_process {
 
 // A TCP client on loopback that sends exactly the bytes it is given.
 class raw_client {
-    using steady = std::chrono::steady_clock;
-
   public:
     explicit raw_client(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
         sockaddr_in at{};
@@ -247,6 +267,22 @@ class raw_client {
   private:
     int fd_ = -1;
     bool closed_ = false;
+};
+
+// A test of the server: start() or start_view() starts one in the scratch folder.
+class serve_fixture : public cli_fixture {
+  protected:
+    server_process& start(const std::vector<std::string>& options = {}) {
+        server_.emplace(scratch_.path(), options);
+        return *server_;
+    }
+    // `inputanim view FILES... --listen 127.0.0.1:0`.
+    server_process& start_view(const std::vector<std::string>& files) {
+        server_.emplace(scratch_.path(), files, "view");
+        return *server_;
+    }
+
+    std::optional<server_process> server_;
 };
 
 }  // namespace inputanim::testing

@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,12 @@ class database {
             result.push_back(r["path"]);
         }
         return result;
+    }
+
+    // How many tables, indexes, views and triggers the database holds: 0 for a new file.
+    std::int64_t schema_objects() {
+        const std::vector<nlohmann::json> rows = query("SELECT count(*) AS n FROM sqlite_schema");
+        return rows.size() == 1 ? rows[0]["n"].get<std::int64_t>() : -1;
     }
 
     // The result of `PRAGMA integrity_check`: "ok" for a sound file.

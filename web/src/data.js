@@ -97,7 +97,9 @@ export class Recording {
   }
 }
 
-// The library's globs: `*` within one name, `**` across dots.
+// The library's globs (inputanim::path_matches): `*` within one name, `**` across dots, `?` one
+// character but not a dot; every other character stands for itself.
+// tests/test_viewer_globs.cpp holds the two to the same verdicts.
 export function globRegExp(glob) {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
@@ -107,6 +109,8 @@ export function globRegExp(glob) {
       i++;
     } else if (c === '*') {
       re += '[^.]*';
+    } else if (c === '?') {
+      re += '[^.]';
     } else {
       re += c.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
     }
