@@ -71,7 +71,7 @@ cmake --build "$build/inputanim" -j "$jobs"
 
 # The proof is only a proof if the binaries really are big-endian s390x.
 library=$build/inputanim/libinputanim.a
-header=$(s390x-linux-gnu-readelf -h "$(find "$build/inputanim/tests" -maxdepth 1 -type f -name 'test_*' -perm -u+x | head -n 1)")
+header=$(s390x-linux-gnu-readelf -h "$(find "$build/inputanim/tests" -maxdepth 1 -type f -name 'inputanim_*tests' -perm -u+x | head -n 1)")
 echo "$header" | grep -q 'big endian' || { echo "!! the test programs are not big-endian"; exit 1; }
 echo "$header" | grep -q 'IBM S/390' || { echo "!! the test programs are not s390x"; exit 1; }
 [ -f "$library" ]

@@ -1,10 +1,10 @@
 # The generator is its own library (generate/), outside the core: the tests that use it, directly
 # or through support/validation_cases.hpp, link it.
-foreach(test test_generate test_generate_errors test_cli_sample test_evaluate_allocation
-    test_serve test_validate_errors test_validate_threads test_stream test_validate_batch
-    test_gzip test_recording test_metrics_allocation test_cli_metrics test_cli_index_metrics
-    test_reader_2019 test_reader_2019_errors test_convert test_cli_convert test_cli_output_file)
-  if(TARGET ${test})
-    target_link_libraries(${test} PRIVATE inputanim::generate)
-  endif()
+inputanim_test_executables(executables test_generate test_generate_errors test_cli_sample
+  test_evaluate_allocation test_serve test_validate_errors test_validate_threads test_stream
+  test_validate_batch test_gzip test_recording test_metrics_allocation test_cli_metrics
+  test_cli_index_metrics test_reader_2019 test_reader_2019_errors test_convert test_cli_convert
+  test_cli_output_file)
+foreach(executable ${executables})
+  target_link_libraries(${executable} PRIVATE inputanim::generate)
 endforeach()

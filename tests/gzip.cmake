@@ -4,16 +4,12 @@ if(NOT INPUTANIM_WITH_MAPPING)
   return()
 endif()
 find_package(ZLIB REQUIRED)
-foreach(name test_gzip test_gzip_errors test_cli_gzip test_serve test_input test_input_errors
-        test_cli_input test_cli_convert test_cli_index test_cli_output_file)
-  if(TARGET ${name})
-    target_sources(${name} PRIVATE support/gzip_bytes.cpp)
-    target_link_libraries(${name} PRIVATE ZLIB::ZLIB)
-  endif()
+inputanim_test_executables(executables test_gzip test_gzip_errors test_cli_gzip test_serve
+  test_input test_input_errors test_cli_input test_cli_convert test_cli_index test_cli_output_file)
+foreach(executable ${executables})
+  target_sources(${executable} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/support/gzip_bytes.cpp)
+  target_link_libraries(${executable} PRIVATE ZLIB::ZLIB)
 endforeach()
 # The inflater is internal to the input layer (lib/detail): its tests need lib/ on their path.
-foreach(name test_gzip test_gzip_errors)
-  if(TARGET ${name})
-    target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/lib)
-  endif()
-endforeach()
+set_property(SOURCE test_gzip.cpp test_gzip_errors.cpp APPEND PROPERTY
+             INCLUDE_DIRECTORIES ${PROJECT_SOURCE_DIR}/lib)

@@ -1,7 +1,7 @@
 // Exhaustive structural checks on small files: (a) every prefix of every shape, whose verdict
-// follows from the file's field layout alone; (b) every single-byte change of the header, the
-// first curve header and the marker list, compared with an independent reference walker
-// (support/reference.hpp) and with the obvious expectations.
+// follows from the file's field layout alone (the whole file is valid); (b) every single-byte
+// change of the header, the first curve header and the marker list, compared with an independent
+// reference walker (support/reference.hpp) and with the obvious expectations.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -126,6 +126,14 @@ std::string changed(shape s, std::size_t at, int v) {
 }
 
 }  // namespace
+
+TEST(Prefixes, TheWholeFileOfEveryShapeIsValid) {
+    for (shape s : all_shapes) {
+        const bytes b = small_file(s);
+        const report r = validate(view(b));
+        EXPECT_TRUE(r.valid()) << shape_name(s) << ": " << r.error.message();
+    }
+}
 
 TEST(Prefixes, FileWithoutMarkersIsThePrefixEndingAfterTheLastCurve) {
     for (shape s : all_shapes) {

@@ -1,6 +1,6 @@
 // The streaming validator never allocates: construction, feed at any chunk size, finish and the
-// result are checked with every global operator new replaced by a counting one (a copy of
-// test_no_allocation.cpp's counter; it takes precedence over the sanitizer runtime's too).
+// result are checked with every global operator new replaced by a counting one
+// (support/allocation_counter.cpp; it takes precedence over the sanitizer runtime's too).
 #include <gtest/gtest.h>
 
 #include <algorithm>

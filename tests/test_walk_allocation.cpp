@@ -115,7 +115,7 @@ TEST(AllocationCounter, SeesTheLibraryAllocate) {
     EXPECT_FALSE(file.empty());
 }
 
-class NoAllocation : public ::testing::TestWithParam<shape> {
+class WalkAllocation : public ::testing::TestWithParam<shape> {
   protected:
     void SetUp() override {
         model_ = busy_model(GetParam());
@@ -125,7 +125,7 @@ class NoAllocation : public ::testing::TestWithParam<shape> {
     bytes file_;
 };
 
-TEST_P(NoAllocation, ReaderFromConstructionToTheEndOfTheWalk) {
+TEST_P(WalkAllocation, ReaderFromConstructionToTheEndOfTheWalk) {
     walk_totals totals;
     item last = item::error;
     const allocation_probe probe;
@@ -148,7 +148,7 @@ TEST_P(NoAllocation, ReaderFromConstructionToTheEndOfTheWalk) {
     EXPECT_TRUE(totals == expected_totals(model_));
 }
 
-TEST_P(NoAllocation, RecordingOpenAndItsTable) {
+TEST_P(WalkAllocation, RecordingOpenAndItsTable) {
     walk_totals totals;
     error opened;
     const allocation_probe probe;
@@ -167,7 +167,7 @@ TEST_P(NoAllocation, RecordingOpenAndItsTable) {
     EXPECT_TRUE(totals == expected_totals(model_));
 }
 
-TEST_P(NoAllocation, ValidateAtBothLevels) {
+TEST_P(WalkAllocation, ValidateAtBothLevels) {
     for (level lvl : {level::structure, level::full}) {
         const allocation_probe probe;
         const report r = validate(view(file_), validate_options{lvl});
@@ -178,7 +178,7 @@ TEST_P(NoAllocation, ValidateAtBothLevels) {
     }
 }
 
-TEST_P(NoAllocation, ValidateOfADamagedFile) {
+TEST_P(WalkAllocation, ValidateOfADamagedFile) {
     bytes damaged = file_;
     // A bool value of 0.5 in hand.left.tracked (file index = id: camera and hands are present),
     // a content error that level full reports with its message unbuilt.
@@ -190,7 +190,7 @@ TEST_P(NoAllocation, ValidateOfADamagedFile) {
     EXPECT_EQ(r.error.code, errc::bad_bool_value);
 }
 
-TEST_P(NoAllocation, ValidateBatchOfMoreInputsThanOneBatch) {
+TEST_P(WalkAllocation, ValidateBatchOfMoreInputsThanOneBatch) {
     bytes damaged = file_;
     damaged.resize(damaged.size() / 2);
     std::array<std::span<const std::byte>, batch_width + 3> inputs;
@@ -207,7 +207,7 @@ TEST_P(NoAllocation, ValidateBatchOfMoreInputsThanOneBatch) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryShape, NoAllocation, ::testing::ValuesIn(all_shapes),
+INSTANTIATE_TEST_SUITE_P(EveryShape, WalkAllocation, ::testing::ValuesIn(all_shapes),
                          [](const ::testing::TestParamInfo<shape>& info) {
                              return std::string(shape_name(info.param));
                          });
