@@ -13,7 +13,8 @@ add_test(NAME rules_have_one_definition
 
 # test_rules tests the rules module directly: it needs lib/ on its include path and Boost's
 # headers (lib/detail/load.hpp uses Boost.Endian).
-if(TARGET test_rules)
-  target_include_directories(test_rules PRIVATE ${PROJECT_SOURCE_DIR}/lib)
-  target_link_libraries(test_rules PRIVATE Boost::headers)
+inputanim_test_executables(rules_executables test_rules)
+if(rules_executables)
+  set_property(SOURCE test_rules.cpp APPEND PROPERTY INCLUDE_DIRECTORIES ${PROJECT_SOURCE_DIR}/lib)
+  target_link_libraries(${rules_executables} PRIVATE Boost::headers)
 endif()

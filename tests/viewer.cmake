@@ -9,12 +9,13 @@ if(INPUTANIM_NODE)
             ${PROJECT_BINARY_DIR}/tools/web)
   set_tests_properties(viewer_lint PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
 endif()
-if(TARGET test_viewer_globs)
+inputanim_test_executables(globs_executables test_viewer_globs)
+if(globs_executables)
   set(node "${INPUTANIM_NODE}")
   if(NOT INPUTANIM_NODE)
     set(node "")
   endif()
-  target_compile_definitions(test_viewer_globs PRIVATE
+  set_property(SOURCE test_viewer_globs.cpp APPEND PROPERTY COMPILE_DEFINITIONS
     INPUTANIM_NODE="${node}"
     INPUTANIM_VIEWER_DATA_JS="${PROJECT_SOURCE_DIR}/web/src/data.js"
     INPUTANIM_GLOB_VERDICTS="${CMAKE_CURRENT_SOURCE_DIR}/web/glob_verdicts.mjs")
