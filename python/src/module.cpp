@@ -3,7 +3,6 @@
 // the copy); every work that walks many bytes (validation, sampling, indexing) runs without the
 // GIL and under the mapping's guard. The objects are immutable once built, so several Python
 // threads may use them at once.
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -105,15 +104,15 @@ error load_whole(source& s, layout_choice layout, bool copy) {
         s.shared = s.named;
         return {};
     }
-    // The copy is read under the mapping's guard, so that a file truncated meanwhile is an I/O
-    // error.
+    // The copy is read from the file, not through the mapping (whose pages would stay in memory
+    // beside the copy); a file truncated meanwhile is an I/O error.
     s.storage.resize(w.bytes.size());
     std::error_code ec;
     {
         py::gil_scoped_release release;
-        ec = guarded(w.bytes, [&] {
-            if (!w.bytes.empty()) std::memcpy(s.storage.data(), w.bytes.data(), w.bytes.size());
-        });
+        if (read_at(s.in.descriptor(), 0, s.storage, ec) != s.storage.size() && !ec) {
+            ec = std::make_error_code(std::errc::io_error);
+        }
     }
     if (ec) throw os_failure{ec, s.path};
     s.in = input();
@@ -132,41 +131,17 @@ std::shared_ptr<source> open_name(const std::string& name) {
     return s;
 }
 
-// Bytes from Python (bytes, bytearray, memoryview, a numpy array): copied into an anonymous
-// memory file that the front door then opens like any file, so that gzip is recognised and
-// inflated the one way. Nobody else holds the memory file, so the bytes cannot change under the
-// views. Throws os_failure.
+// Bytes from Python (bytes, bytearray, memoryview, a numpy array), opened by the front door as
+// any file is (input::from_bytes), so that gzip is recognised and inflated the one way. Throws
+// os_failure.
 std::shared_ptr<source> open_bytes(std::span<const std::byte> bytes) {
     auto s = std::make_shared<source>();
     s->path = "-";
-    const int fd = ::memfd_create("inputanim", MFD_CLOEXEC);
-    if (fd < 0) throw os_failure{std::error_code(errno, std::generic_category()), s->path};
-    std::size_t written = 0;
-    int failure = 0;
+    std::error_code ec;
     {
         py::gil_scoped_release release;
-        while (written < bytes.size()) {
-            const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) {
-                failure = errno;
-                break;
-            }
-            written += static_cast<std::size_t>(n);
-        }
+        s->in = input::from_bytes(bytes, ec);
     }
-    if (failure != 0) {
-        ::close(fd);
-        throw os_failure{std::error_code(failure, std::generic_category()), s->path};
-    }
-    // From its start, so that the front door maps it (a file read from is a stream there).
-    if (::lseek(fd, 0, SEEK_SET) != 0) {
-        const int e = errno;
-        ::close(fd);
-        throw os_failure{std::error_code(e, std::generic_category()), s->path};
-    }
-    std::error_code ec;
-    s->in = input::from_fd(fd, ec);
     if (ec) throw os_failure{ec, s->path};
     return s;
 }
@@ -348,8 +323,11 @@ py::dict validate_name(const py::bytes& path, const std::string& level_name,
                        unsigned threads) {
     const std::string name = path_of(path);
     const validate_options o = options_of(level_name, layout_name, limit_values, threads);
-    std::shared_ptr<source> s = open_name(name);
-    const file_check c = check_without_gil(s->in, o);
+    file_check c;
+    {
+        py::gil_scoped_release release;
+        c = validate_file(name, o);
+    }
     if (c.io) throw os_failure{c.io, name};
     return check_dict(name_text(name), c, o);
 }
