@@ -34,9 +34,11 @@
 #include "inputanim/recording.hpp"
 #include "inputanim/validate.hpp"
 #include "records/ceilings.hpp"
+#include "records/index_row.hpp"
 #include "records/indexer.hpp"
 #include "records/metrics_json.hpp"
 #include "records/report_json.hpp"
+#include "records/text.hpp"
 
 namespace py = pybind11;
 
@@ -183,9 +185,19 @@ py::str text(std::string_view s) {
         PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace"));
 }
 
+// A string as a line of the command's JSON holds it: each byte that is not part of well-formed
+// UTF-8 replaced by U+FFFD as the JSON writer replaces it (index_row::json_text).
+py::str written_text(const std::string& s) {
+    if (records::valid_utf8(s)) return text(s);
+    const std::string line =
+        nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return text(nlohmann::json::parse(line).get_ref<const std::string&>());
+}
+
 // A JSON value of the command's reports (report_json.hpp) as Python objects: the dicts Python
-// gives are the command's JSON, field for field, from the one definition.
-py::object to_python(const nlohmann::json& j) {
+// gives are the command's JSON, field for field, from the one definition. With `written`, strings
+// are those of the value's JSON text (written_text).
+py::object to_python(const nlohmann::json& j, bool written = false) {
     switch (j.type()) {
         case nlohmann::json::value_t::null:
             return py::none();
@@ -198,15 +210,18 @@ py::object to_python(const nlohmann::json& j) {
         case nlohmann::json::value_t::number_float:
             return py::float_(j.get<double>());
         case nlohmann::json::value_t::string:
-            return text(j.get_ref<const std::string&>());
+            return written ? written_text(j.get_ref<const std::string&>())
+                           : text(j.get_ref<const std::string&>());
         case nlohmann::json::value_t::array: {
             py::list l;
-            for (const nlohmann::json& v : j) l.append(to_python(v));
+            for (const nlohmann::json& v : j) l.append(to_python(v, written));
             return l;
         }
         case nlohmann::json::value_t::object: {
             py::dict d;
-            for (const auto& [key, value] : j.items()) d[text(key)] = to_python(value);
+            for (const auto& [key, value] : j.items()) {
+                d[written ? written_text(key) : text(key)] = to_python(value, written);
+            }
             return d;
         }
         default:
@@ -790,11 +805,12 @@ py::tuple list_files(const py::list& operand_names) {
                           with_names(found.unlisted));
 }
 
-// A run of `inputanim index` (indexer.hpp) without the GIL: its rows are kept, as the JSON Lines
-// the command writes, and made into dicts afterwards.
+// A run of `inputanim index` (indexer.hpp) without the GIL: its rows are kept as they come, and
+// made into the frame's columns afterwards.
 class python_run final : public records::index_observer {
   public:
-    python_run(const records::index_plan& plan, const std::optional<std::string>& sqlite) {
+    python_run(const records::index_plan& plan, const std::optional<std::string>& sqlite)
+        : metrics_(plan.metrics.has_value()) {
         if (sqlite) store_.emplace(*sqlite, plan.prune);
         run_.emplace(plan, store_ ? &*store_ : nullptr, *this);
     }
@@ -806,11 +822,24 @@ class python_run final : public records::index_observer {
         run_->finish();
     }
 
-    // (rows, totals, notes): the rows as dicts of the JSON Lines fields, the counts of the
-    // command's last line, and the walk's complaints ("NAME: reason").
+    // (columns, totals, notes): the rows' fields by column (index_columns, and metrics_columns
+    // with metrics), a list of one value per row each (None where the row has null or no such
+    // field), the counts of the command's last line, and the walk's complaints ("NAME: reason").
     py::tuple result() const {
-        py::list rows;
-        for (const std::string& line : lines_) rows.append(to_python(nlohmann::json::parse(line)));
+        py::dict columns;
+        const auto add = [&](const records::index_column& c) {
+            const std::string name(c.name);
+            py::list values(rows_.size());
+            for (std::size_t i = 0; i < rows_.size(); ++i) {
+                const auto it = rows_[i].find(name);
+                values[i] = it == rows_[i].end() ? py::none() : to_python(*it, true);
+            }
+            columns[text(name)] = values;
+        };
+        for (const records::index_column& c : records::index_columns) add(c);
+        if (metrics_) {
+            for (const records::index_column& c : records::metrics_columns) add(c);
+        }
         const records::index_totals& t = run_->counts();
         py::dict totals;
         totals["files"] = t.files;
@@ -822,18 +851,19 @@ class python_run final : public records::index_observer {
         totals["pruned"] = t.pruned;
         py::list notes;
         for (const std::string& n : notes_) notes.append(text(n));
-        return py::make_tuple(rows, totals, notes);
+        return py::make_tuple(columns, totals, notes);
     }
 
     void note(const std::string& message) override { notes_.push_back(message); }
-    void row(const records::file_result&, std::string_view line) override {
-        lines_.emplace_back(line);
+    void row(const records::file_result&, records::index_row&& row) override {
+        rows_.push_back(std::move(row).take_fields());
     }
 
   private:
+    bool metrics_;
     std::optional<records::sqlite_store> store_;
     std::optional<records::indexer> run_;
-    std::vector<std::string> lines_;
+    std::vector<nlohmann::json> rows_;
     std::vector<std::string> notes_;
 };
 
@@ -1017,6 +1047,16 @@ PYBIND11_MODULE(_core, m) {
         "check_limits", [](const py::dict& values) { limits_of(values); }, py::arg("limits"));
     m.attr("MAX_THREADS") = records::max_threads;
     m.attr("DEFAULT_MAX_ROWS") = records::default_max_rows;
+    // The columns of index()'s frame, as (name, type name) pairs (records/index_row.hpp).
+    const auto column_list = [](const auto& table) {
+        py::list l;
+        for (const records::index_column& c : table) {
+            l.append(py::make_tuple(text(c.name), text(records::column_type_name(c.type))));
+        }
+        return l;
+    };
+    m.attr("INDEX_COLUMNS") = column_list(records::index_columns);
+    m.attr("METRICS_COLUMNS") = column_list(records::metrics_columns);
     m.def(
         "event_columns",
         [](const std::string& kind) {
