@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <new>
 #include <string>
 
+#include "detail/descriptor_io.hpp"
 #include "detail/gzip_inflater.hpp"
 #include "inputanim/guard.hpp"
 
@@ -195,17 +197,58 @@ std::size_t input::read(std::span<std::byte> buffer, std::error_code& ec) noexce
         return n;
     }
     for (;;) {
-        const ssize_t n = ::read(impl_->fd, buffer.data(), buffer.size());
+        const ssize_t n =
+            retry_interrupted([&] { return ::read(impl_->fd, buffer.data(), buffer.size()); });
         if (n >= 0) return static_cast<std::size_t>(n);
-        if (errno == EINTR) continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
             // Another holder of the descriptor made it non-blocking again: wait for data.
             pollfd p{impl_->fd, POLLIN, 0};
-            if (::poll(&p, 1, -1) >= 0 || errno == EINTR) continue;
+            if (retry_interrupted([&] { return ::poll(&p, 1, -1); }) >= 0) continue;
         }
         ec = last_error();
         return 0;
     }
+}
+
+input input::from_bytes(std::span<const std::byte> bytes, std::error_code& ec) noexcept {
+    ec.clear();
+    const int fd = ::memfd_create("inputanim", MFD_CLOEXEC);
+    if (fd < 0) {
+        ec = last_error();
+        return {};
+    }
+    ec = write_all(fd, bytes);
+    // From its start, so that from_fd maps it (a file already read from is a stream there).
+    if (!ec && ::lseek(fd, 0, SEEK_SET) != 0) ec = last_error();
+    if (ec) {
+        ::close(fd);
+        return {};
+    }
+    return from_fd(fd, ec);
+}
+
+std::size_t read_at(int fd, std::uint64_t offset, std::span<std::byte> out,
+                    std::error_code& ec) noexcept {
+    return detail::read_at(fd, offset, out, ec);
+}
+
+std::error_code write_all(int fd, std::span<const std::byte> bytes) noexcept {
+    while (!bytes.empty()) {
+        const ssize_t n =
+            retry_interrupted([&] { return ::write(fd, bytes.data(), bytes.size()); });
+        if (n < 0) return last_error();
+        if (n == 0) return std::make_error_code(std::errc::io_error);
+        bytes = bytes.subspan(static_cast<std::size_t>(n));
+    }
+    return {};
+}
+
+bool starts_like_recording(std::span<const std::byte> head) noexcept {
+    const std::size_t n = std::min<std::size_t>(head.size(), sizeof file_magic);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (head[i] != static_cast<std::byte>((file_magic >> (8 * i)) & 0xff)) return false;
+    }
+    return true;
 }
 
 chunk_validator::chunk_validator(const validate_options& options) noexcept
@@ -326,31 +369,30 @@ std::error_code feed_all(input& in, chunk_validator& v) noexcept {
     }
 }
 
-// Whether a mapped input starts with gzip's identification bytes.
-bool mapped_gzip(const input& in, std::error_code& ec) noexcept {
+}  // namespace
+
+bool is_gzip(const input& in, std::error_code& ec) noexcept {
+    ec.clear();
     const std::span<const std::byte> bytes = in.mapped();
     // Two bytes are read with pread where there is a descriptor: touching the mapping would map
     // its first page, and the kernel maps a whole page-cache folio around it (up to megabytes of
     // RSS for a caller that reads only the structure next, as inputanim.open does).
     if (in.descriptor() >= 0 && bytes.size() >= 2) {
         std::array<std::byte, 2> head{};
-        ssize_t n = 0;
-        do {
-            n = ::pread(in.descriptor(), head.data(), head.size(), 0);
-        } while (n < 0 && errno == EINTR);
-        if (n == static_cast<ssize_t>(head.size())) return detail::is_gzip(head);
+        std::error_code read_error;
+        if (detail::read_at(in.descriptor(), 0, head, read_error) == head.size()) {
+            return detail::is_gzip(head);
+        }
     }
     bool gzip = false;
     ec = guarded(bytes, [&] { gzip = detail::is_gzip(bytes); });
     return gzip;
 }
 
-}  // namespace
-
 file_check validate_input(input& in, const validate_options& options) noexcept {
     file_check c;
     if (in.is_mapped()) {
-        const bool gzip = mapped_gzip(in, c.io);
+        const bool gzip = is_gzip(in, c.io);
         if (c.io) return c;
         if (!gzip) {
             c.bytes = in.mapped().size();
@@ -388,7 +430,7 @@ whole_input read_whole(input& in, const validate_options& options,
     whole_input w;
     storage.clear();
     if (in.is_mapped()) {
-        const bool gzip = mapped_gzip(in, w.io);
+        const bool gzip = is_gzip(in, w.io);
         if (w.io) return w;
         if (!gzip) {
             w.bytes = in.mapped();
@@ -421,7 +463,7 @@ std::size_t recording_head(const input& in, std::span<std::byte> head,
                            std::error_code& ec) noexcept {
     ec.clear();
     const std::span<const std::byte> bytes = in.mapped();
-    const bool gzip = mapped_gzip(in, ec);
+    const bool gzip = is_gzip(in, ec);
     if (ec) return 0;
     if (!gzip) {
         const std::size_t n = std::min(head.size(), bytes.size());

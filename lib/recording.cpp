@@ -6,6 +6,7 @@
 #include <array>
 #include <cerrno>
 
+#include "detail/descriptor_io.hpp"
 #include "detail/load.hpp"
 #include "detail/marker.hpp"
 #include "detail/rules.hpp"
@@ -83,15 +84,8 @@ namespace {
 
 // All of `out` from `offset` of the file; false when the file ends before or the read fails.
 bool read_exactly(int fd, std::uint64_t offset, std::span<std::byte> out) noexcept {
-    std::size_t got = 0;
-    while (got < out.size()) {
-        const ssize_t n =
-            ::pread(fd, out.data() + got, out.size() - got, static_cast<off_t>(offset + got));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        got += static_cast<std::size_t>(n);
-    }
-    return true;
+    std::error_code ec;
+    return detail::read_at(fd, offset, out, ec) == out.size() && !ec;
 }
 
 }  // namespace

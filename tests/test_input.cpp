@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -161,6 +162,88 @@ TEST(Input, RecordingHeadInflatesTheFirstBytesOfAGzipFile) {
     EXPECT_EQ(recording_head(in, head, ec), 4u);
     EXPECT_FALSE(ec);
     EXPECT_TRUE(std::equal(head.begin(), head.end(), raw.begin()));
+}
+
+TEST(Input, FromBytesIsAMappedCopyThatGzipIsRecognisedIn) {
+    const bytes raw = small_file(shape::v11_compact);
+    std::error_code ec;
+    input plain = input::from_bytes(view(raw), ec);
+    ASSERT_FALSE(ec) << ec.message();
+    EXPECT_TRUE(plain.is_mapped());
+    ASSERT_EQ(plain.mapped().size(), raw.size());
+    EXPECT_TRUE(std::equal(raw.begin(), raw.end(), plain.mapped().begin()));
+    input packed = input::from_bytes(view(gzip_compress(raw)), ec);
+    ASSERT_FALSE(ec);
+    const file_check c = validate_input(packed, {});
+    EXPECT_TRUE(c.rep.valid());
+    EXPECT_EQ(c.bytes, raw.size());
+    EXPECT_TRUE(c.compressed_bytes);
+}
+
+TEST(Input, IsGzipTellsAGzipFileFromARecordingAndAStream) {
+    scratch_folder dir;
+    const bytes raw = small_file(shape::v11_compact);
+    std::error_code ec;
+    input plain = input::open(write_bytes(dir.path() / "a.bin", raw), ec);
+    input packed = input::open(write_bytes(dir.path() / "a.bin.gz", gzip_compress(raw)), ec);
+    input one = input::open(write_bytes(dir.path() / "one", {std::byte{0x1f}}), ec);
+    EXPECT_FALSE(is_gzip(plain, ec));
+    EXPECT_FALSE(ec);
+    EXPECT_TRUE(is_gzip(packed, ec));
+    EXPECT_FALSE(ec);
+    EXPECT_FALSE(is_gzip(one, ec));
+    const bytes sent = gzip_compress(raw);
+    piped p(sent);
+    input stream = input::from_fd(p.read_end, ec);
+    // A stream is sniffed as it is read (chunk_validator), not before.
+    EXPECT_FALSE(is_gzip(stream, ec));
+    EXPECT_TRUE(validate_input(stream, {}).rep.valid());
+}
+
+TEST(Input, StartsLikeRecordingIsTheMagicOrAPrefixOfIt) {
+    const bytes raw = small_file(shape::v11_compact);
+    const std::span<const std::byte> all = view(raw);
+    EXPECT_TRUE(starts_like_recording(all));
+    EXPECT_TRUE(starts_like_recording(all.first(3)));
+    EXPECT_TRUE(starts_like_recording({}));
+    bytes other = raw;
+    other[5] ^= std::byte{1};
+    EXPECT_FALSE(starts_like_recording(view(other)));
+    EXPECT_FALSE(starts_like_recording(view(gzip_compress(raw))));
+}
+
+TEST(Input, ReadAtReadsFromAnOffsetUpToTheEnd) {
+    scratch_folder dir;
+    const bytes raw = small_file(shape::v10);
+    std::error_code ec;
+    input in = input::open(write_bytes(dir.path() / "a.bin", raw), ec);
+    std::vector<std::byte> out(16);
+    EXPECT_EQ(read_at(in.descriptor(), 10, out, ec), out.size());
+    EXPECT_FALSE(ec);
+    EXPECT_TRUE(std::equal(out.begin(), out.end(), raw.begin() + 10));
+    // Fewer only where the file ends.
+    EXPECT_EQ(read_at(in.descriptor(), raw.size() - 4, out, ec), 4u);
+    EXPECT_EQ(read_at(in.descriptor(), raw.size(), out, ec), 0u);
+    EXPECT_FALSE(ec);
+}
+
+TEST(Input, WriteAllWritesEveryByteThroughAPipe) {
+    // More than a pipe holds at once, so that the write is taken in several parts.
+    const bytes sent(std::size_t{1} << 20, std::byte{7});
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    std::vector<std::byte> got;
+    std::thread reader([&] {
+        std::array<std::byte, 4096> chunk;
+        for (ssize_t n; (n = ::read(fds[0], chunk.data(), chunk.size())) > 0;) {
+            got.insert(got.end(), chunk.begin(), chunk.begin() + n);
+        }
+    });
+    EXPECT_FALSE(write_all(fds[1], view(sent)));
+    ::close(fds[1]);
+    reader.join();
+    ::close(fds[0]);
+    EXPECT_EQ(got.size(), sent.size());
 }
 
 TEST(ChunkValidator, PlainChunksGiveTheStreamValidatorsReport) {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -122,6 +123,19 @@ TEST(InputErrors, ReadWholeStopsAtTheByteCeilingWithLimitExceeded) {
     EXPECT_EQ(w.invalid.limit, limit_kind::bytes);
     EXPECT_EQ(w.invalid.offset, how.limits.max_bytes);
     EXPECT_TRUE(storage.empty());
+}
+
+TEST(InputErrors, ReadAtAndWriteAllPassTheSystemsErrorOn) {
+    std::error_code ec;
+    std::array<std::byte, 4> out{};
+    EXPECT_EQ(read_at(-1, 0, out, ec), 0u);
+    EXPECT_EQ(ec, std::errc::bad_file_descriptor);
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    // A pipe's read end cannot be written.
+    EXPECT_EQ(write_all(fds[0], out), std::errc::bad_file_descriptor);
+    ::close(fds[0]);
+    ::close(fds[1]);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 // for the whole recording in memory (read_whole), and then only once its header passed.
 #pragma once
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -21,6 +22,7 @@
 #include <system_error>
 #include <vector>
 
+#include "inputanim/format.hpp"
 #include "inputanim/stream.hpp"
 #include "inputanim/validate.hpp"
 
@@ -50,6 +52,10 @@ class input {
     // `any_type` a FIFO, socket or device is read as a stream, as standard input is; without, it
     // is refused as open() refuses it.
     static input from_fd(int fd, std::error_code& ec, bool any_type = true) noexcept;
+    // A copy of `bytes` in an anonymous memory file, opened as a file is (mapped; gzip
+    // recognised the one way): for bytes that arrive whole in memory. No one else holds the
+    // file, so its bytes cannot change under a mapping.
+    static input from_bytes(std::span<const std::byte> bytes, std::error_code& ec) noexcept;
 
     bool is_open() const noexcept;
     // A regular file: its bytes are mapped() (read them under guarded(): another process may
@@ -67,6 +73,37 @@ class input {
     struct impl;
     std::unique_ptr<impl> impl_;
 };
+
+// Calls `call` (a system call: -1 and errno on failure) again for as long as a signal interrupts
+// it (EINTR), and returns what it returned last: the one retry of an interrupted call, which every
+// read and write of the library and the tools goes through.
+template <class Call>
+auto retry_interrupted(Call&& call) noexcept(noexcept(call())) -> decltype(call()) {
+    for (;;) {
+        const auto result = call();
+        if (result >= 0 || errno != EINTR) return result;
+    }
+}
+
+// Reads out.size() bytes of the file open as `fd` from `offset` (pread(2)), fewer only when the
+// file ends first: the count read. A failed read is `ec` (and 0).
+std::size_t read_at(int fd, std::uint64_t offset, std::span<std::byte> out,
+                    std::error_code& ec) noexcept;
+// Writes all of `bytes` to `fd`; a write that takes nothing is io_error.
+std::error_code write_all(int fd, std::span<const std::byte> bytes) noexcept;
+
+// Whether `in` is gzip: a mapped input whose first bytes are gzip's 1f 8b, read with pread (a
+// touch of the mapping would fault in a whole folio around its first page). False for a stream,
+// which chunk_validator sniffs as it reads. `ec` when the file could not be read.
+bool is_gzip(const input& in, std::error_code& ec) noexcept;
+
+// The first bytes of a content that tell a recording (starts_like_recording, may_be_2019).
+inline constexpr std::size_t recording_head_size = sizeof file_magic;
+
+// Whether `head`, the first bytes of some content, may be a recording with a header: it starts
+// with the magic, or is shorter than the magic and a prefix of it (an empty head included), a
+// recording cut short. The 2019 layouts have no magic (may_be_2019 tells those).
+bool starts_like_recording(std::span<const std::byte> head) noexcept;
 
 // The error category of an input refused for its type: "not a regular file (a FIFO); use - to
 // read standard input". Its values are the S_IFMT bits of the file's type.

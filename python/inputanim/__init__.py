@@ -161,45 +161,30 @@ class IndexWarning(UserWarning):
     the rows under it alone)."""
 
 
-# The fields of `inputanim index --jsonl` (docs/CLI.md), the columns of index()'s frame, with the
-# pandas types that keep their nulls: a row of an unreadable file has only path, valid and error.
-INDEX_COLUMNS = {
-    "path": object,
-    "path_bytes": object,
-    "valid": bool,
-    "bytes": "Int64",
-    "version": object,
-    "layout": object,
-    "has_camera": "boolean",
-    "has_hands": "boolean",
-    "has_gaze": "boolean",
-    "curves": "Int64",
-    "keyframes": "Int64",
-    "markers": "Int64",
-    "start": "float64",
-    "duration": "float64",
-    "warnings": object,
-    "warnings_found": "Int64",
-    "error": object,
-    "checked_with": object,
-}
+# The pandas type of each type of index column: the ones that keep their nulls (a row of an
+# unreadable file has only path, valid, error and checked_with); object columns keep strings,
+# lists and dicts as they are.
+_COLUMN_DTYPES = {"text": object, "object": object, "flag": bool, "optional_flag": "boolean",
+                  "count": "Int64", "number": "float64"}
 
+# The fields of `inputanim index --jsonl` (docs/CLI.md), the columns of index()'s frame in its
+# order, with their pandas types: the core's one table of index columns.
+INDEX_COLUMNS = {name: _COLUMN_DTYPES[kind] for name, kind in _core.INDEX_COLUMNS}
 
 # The columns index(metrics=True) adds: the metrics (a dict as `inputanim metrics --json` gives
 # it, with measured_with; None for an invalid file) and, for a valid file that could not be
 # measured, why.
-METRICS_COLUMNS = {"metrics": object, "metrics_error": object}
+METRICS_COLUMNS = {name: _COLUMN_DTYPES[kind] for name, kind in _core.METRICS_COLUMNS}
 
 
-def _index_frame(rows, metrics=False):
+def _index_frame(values, metrics=False):
+    """The frame of the core's columns (name -> one value per row)."""
     import pandas as pd
 
     columns = {}
     for name, dtype in (INDEX_COLUMNS | METRICS_COLUMNS if metrics else INDEX_COLUMNS).items():
-        values = [row.get(name) for row in rows]
-        # object columns keep lists and dicts as they are.
-        columns[name] = pd.Series(values, dtype=dtype) if dtype is object else pd.array(
-            values, dtype=dtype)
+        columns[name] = pd.Series(values[name], dtype=dtype) if dtype is object else pd.array(
+            values[name], dtype=dtype)
     return pd.DataFrame(columns)
 
 
@@ -234,10 +219,10 @@ def list_files(paths):
 
 
 def _index_result(result, metrics):
-    rows, totals, notes = result
+    columns, totals, notes = result
     for note in notes:
         warnings.warn(note, IndexWarning, stacklevel=3)
-    frame = _index_frame(rows, metrics)
+    frame = _index_frame(columns, metrics)
     # The counts of the command's last line: files, recordings, invalid, unreadable, other,
     # unchanged, pruned.
     frame.attrs["totals"] = totals

@@ -3,7 +3,6 @@
 // the copy); every work that walks many bytes (validation, sampling, indexing) runs without the
 // GIL and under the mapping's guard. The objects are immutable once built, so several Python
 // threads may use them at once.
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,9 +34,11 @@
 #include "inputanim/recording.hpp"
 #include "inputanim/validate.hpp"
 #include "records/ceilings.hpp"
+#include "records/index_row.hpp"
 #include "records/indexer.hpp"
 #include "records/metrics_json.hpp"
 #include "records/report_json.hpp"
+#include "records/text.hpp"
 
 namespace py = pybind11;
 
@@ -105,15 +106,15 @@ error load_whole(source& s, layout_choice layout, bool copy) {
         s.shared = s.named;
         return {};
     }
-    // The copy is read under the mapping's guard, so that a file truncated meanwhile is an I/O
-    // error.
+    // The copy is read from the file, not through the mapping (whose pages would stay in memory
+    // beside the copy); a file truncated meanwhile is an I/O error.
     s.storage.resize(w.bytes.size());
     std::error_code ec;
     {
         py::gil_scoped_release release;
-        ec = guarded(w.bytes, [&] {
-            if (!w.bytes.empty()) std::memcpy(s.storage.data(), w.bytes.data(), w.bytes.size());
-        });
+        if (read_at(s.in.descriptor(), 0, s.storage, ec) != s.storage.size() && !ec) {
+            ec = std::make_error_code(std::errc::io_error);
+        }
     }
     if (ec) throw os_failure{ec, s.path};
     s.in = input();
@@ -132,41 +133,17 @@ std::shared_ptr<source> open_name(const std::string& name) {
     return s;
 }
 
-// Bytes from Python (bytes, bytearray, memoryview, a numpy array): copied into an anonymous
-// memory file that the front door then opens like any file, so that gzip is recognised and
-// inflated the one way. Nobody else holds the memory file, so the bytes cannot change under the
-// views. Throws os_failure.
+// Bytes from Python (bytes, bytearray, memoryview, a numpy array), opened by the front door as
+// any file is (input::from_bytes), so that gzip is recognised and inflated the one way. Throws
+// os_failure.
 std::shared_ptr<source> open_bytes(std::span<const std::byte> bytes) {
     auto s = std::make_shared<source>();
     s->path = "-";
-    const int fd = ::memfd_create("inputanim", MFD_CLOEXEC);
-    if (fd < 0) throw os_failure{std::error_code(errno, std::generic_category()), s->path};
-    std::size_t written = 0;
-    int failure = 0;
+    std::error_code ec;
     {
         py::gil_scoped_release release;
-        while (written < bytes.size()) {
-            const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) {
-                failure = errno;
-                break;
-            }
-            written += static_cast<std::size_t>(n);
-        }
+        s->in = input::from_bytes(bytes, ec);
     }
-    if (failure != 0) {
-        ::close(fd);
-        throw os_failure{std::error_code(failure, std::generic_category()), s->path};
-    }
-    // From its start, so that the front door maps it (a file read from is a stream there).
-    if (::lseek(fd, 0, SEEK_SET) != 0) {
-        const int e = errno;
-        ::close(fd);
-        throw os_failure{std::error_code(e, std::generic_category()), s->path};
-    }
-    std::error_code ec;
-    s->in = input::from_fd(fd, ec);
     if (ec) throw os_failure{ec, s->path};
     return s;
 }
@@ -208,9 +185,19 @@ py::str text(std::string_view s) {
         PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace"));
 }
 
+// A string as a line of the command's JSON holds it: each byte that is not part of well-formed
+// UTF-8 replaced by U+FFFD as the JSON writer replaces it (index_row::json_text).
+py::str written_text(const std::string& s) {
+    if (records::valid_utf8(s)) return text(s);
+    const std::string line =
+        nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return text(nlohmann::json::parse(line).get_ref<const std::string&>());
+}
+
 // A JSON value of the command's reports (report_json.hpp) as Python objects: the dicts Python
-// gives are the command's JSON, field for field, from the one definition.
-py::object to_python(const nlohmann::json& j) {
+// gives are the command's JSON, field for field, from the one definition. With `written`, strings
+// are those of the value's JSON text (written_text).
+py::object to_python(const nlohmann::json& j, bool written = false) {
     switch (j.type()) {
         case nlohmann::json::value_t::null:
             return py::none();
@@ -223,15 +210,18 @@ py::object to_python(const nlohmann::json& j) {
         case nlohmann::json::value_t::number_float:
             return py::float_(j.get<double>());
         case nlohmann::json::value_t::string:
-            return text(j.get_ref<const std::string&>());
+            return written ? written_text(j.get_ref<const std::string&>())
+                           : text(j.get_ref<const std::string&>());
         case nlohmann::json::value_t::array: {
             py::list l;
-            for (const nlohmann::json& v : j) l.append(to_python(v));
+            for (const nlohmann::json& v : j) l.append(to_python(v, written));
             return l;
         }
         case nlohmann::json::value_t::object: {
             py::dict d;
-            for (const auto& [key, value] : j.items()) d[text(key)] = to_python(value);
+            for (const auto& [key, value] : j.items()) {
+                d[written ? written_text(key) : text(key)] = to_python(value, written);
+            }
             return d;
         }
         default:
@@ -348,8 +338,11 @@ py::dict validate_name(const py::bytes& path, const std::string& level_name,
                        unsigned threads) {
     const std::string name = path_of(path);
     const validate_options o = options_of(level_name, layout_name, limit_values, threads);
-    std::shared_ptr<source> s = open_name(name);
-    const file_check c = check_without_gil(s->in, o);
+    file_check c;
+    {
+        py::gil_scoped_release release;
+        c = validate_file(name, o);
+    }
     if (c.io) throw os_failure{c.io, name};
     return check_dict(name_text(name), c, o);
 }
@@ -812,11 +805,12 @@ py::tuple list_files(const py::list& operand_names) {
                           with_names(found.unlisted));
 }
 
-// A run of `inputanim index` (indexer.hpp) without the GIL: its rows are kept, as the JSON Lines
-// the command writes, and made into dicts afterwards.
+// A run of `inputanim index` (indexer.hpp) without the GIL: its rows are kept as they come, and
+// made into the frame's columns afterwards.
 class python_run final : public records::index_observer {
   public:
-    python_run(const records::index_plan& plan, const std::optional<std::string>& sqlite) {
+    python_run(const records::index_plan& plan, const std::optional<std::string>& sqlite)
+        : metrics_(plan.metrics.has_value()) {
         if (sqlite) store_.emplace(*sqlite, plan.prune);
         run_.emplace(plan, store_ ? &*store_ : nullptr, *this);
     }
@@ -828,11 +822,24 @@ class python_run final : public records::index_observer {
         run_->finish();
     }
 
-    // (rows, totals, notes): the rows as dicts of the JSON Lines fields, the counts of the
-    // command's last line, and the walk's complaints ("NAME: reason").
+    // (columns, totals, notes): the rows' fields by column (index_columns, and metrics_columns
+    // with metrics), a list of one value per row each (None where the row has null or no such
+    // field), the counts of the command's last line, and the walk's complaints ("NAME: reason").
     py::tuple result() const {
-        py::list rows;
-        for (const std::string& line : lines_) rows.append(to_python(nlohmann::json::parse(line)));
+        py::dict columns;
+        const auto add = [&](const records::index_column& c) {
+            const std::string name(c.name);
+            py::list values(rows_.size());
+            for (std::size_t i = 0; i < rows_.size(); ++i) {
+                const auto it = rows_[i].find(name);
+                values[i] = it == rows_[i].end() ? py::none() : to_python(*it, true);
+            }
+            columns[text(name)] = values;
+        };
+        for (const records::index_column& c : records::index_columns) add(c);
+        if (metrics_) {
+            for (const records::index_column& c : records::metrics_columns) add(c);
+        }
         const records::index_totals& t = run_->counts();
         py::dict totals;
         totals["files"] = t.files;
@@ -844,18 +851,19 @@ class python_run final : public records::index_observer {
         totals["pruned"] = t.pruned;
         py::list notes;
         for (const std::string& n : notes_) notes.append(text(n));
-        return py::make_tuple(rows, totals, notes);
+        return py::make_tuple(columns, totals, notes);
     }
 
     void note(const std::string& message) override { notes_.push_back(message); }
-    void row(const records::file_result&, std::string_view line) override {
-        lines_.emplace_back(line);
+    void row(const records::file_result&, records::index_row&& row) override {
+        rows_.push_back(std::move(row).take_fields());
     }
 
   private:
+    bool metrics_;
     std::optional<records::sqlite_store> store_;
     std::optional<records::indexer> run_;
-    std::vector<std::string> lines_;
+    std::vector<nlohmann::json> rows_;
     std::vector<std::string> notes_;
 };
 
@@ -1039,6 +1047,16 @@ PYBIND11_MODULE(_core, m) {
         "check_limits", [](const py::dict& values) { limits_of(values); }, py::arg("limits"));
     m.attr("MAX_THREADS") = records::max_threads;
     m.attr("DEFAULT_MAX_ROWS") = records::default_max_rows;
+    // The columns of index()'s frame, as (name, type name) pairs (records/index_row.hpp).
+    const auto column_list = [](const auto& table) {
+        py::list l;
+        for (const records::index_column& c : table) {
+            l.append(py::make_tuple(text(c.name), text(records::column_type_name(c.type))));
+        }
+        return l;
+    };
+    m.attr("INDEX_COLUMNS") = column_list(records::index_columns);
+    m.attr("METRICS_COLUMNS") = column_list(records::metrics_columns);
     m.def(
         "event_columns",
         [](const std::string& kind) {

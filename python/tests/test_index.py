@@ -21,6 +21,20 @@ def test_the_fields_are_those_of_the_command(cli, tree):
     assert list(frame.columns) == list(inputanim.INDEX_COLUMNS)
 
 
+def test_the_columns_and_their_types_are_the_documented_ones(tree):
+    # The table comes from the core; these are the types the frame has always had (README.md).
+    assert inputanim.INDEX_COLUMNS == {
+        "path": object, "path_bytes": object, "valid": bool, "bytes": "Int64",
+        "version": object, "layout": object, "has_camera": "boolean", "has_hands": "boolean",
+        "has_gaze": "boolean", "curves": "Int64", "keyframes": "Int64", "markers": "Int64",
+        "start": "float64", "duration": "float64", "warnings": object, "warnings_found": "Int64",
+        "error": object, "checked_with": object}
+    assert inputanim.METRICS_COLUMNS == {"metrics": object, "metrics_error": object}
+    frame = inputanim.index(tree)
+    for name, dtype in inputanim.INDEX_COLUMNS.items():
+        assert frame[name].dtype == pd.Series([], dtype=dtype).dtype, name
+
+
 def test_index_equals_the_command_row_for_row(cli, tree):
     expected = cli_rows(cli, tree)
     # The walk's files that are recordings: 4 generated, 2 gzip, the invalid and empty ones, the

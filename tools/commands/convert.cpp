@@ -117,19 +117,12 @@ class page_release {
 report check_by_reads(int fd, const validate_options& how, std::error_code& io) {
     chunk_validator v(how);
     std::vector<std::byte> buffer(std::size_t{1} << 20);
-    off_t at = 0;
-    for (;;) {
-        const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), at);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            io = {errno, std::system_category()};
-            return {};
-        }
+    for (std::uint64_t at = 0;;) {
+        const std::size_t n = read_at(fd, at, buffer, io);
+        if (io) return {};
         if (n == 0) break;
         at += n;
-        if (v.feed(std::span(buffer.data(), static_cast<std::size_t>(n))) == stream_status::error) {
-            break;
-        }
+        if (v.feed(std::span(buffer.data(), n)) == stream_status::error) break;
     }
     return v.finish();
 }
@@ -191,11 +184,10 @@ int run_convert(const convert_cli_options& o) {
     // A plain file is read from its mapping, whatever its size; gzip and standard input are
     // inflated or read into memory, up to --max-bytes.
     std::span<const std::byte> bytes = in.is_mapped() ? in.mapped() : std::span<const std::byte>{};
-    bool gzip = false;
-    if (const std::error_code io = guarded(bytes, [&] {
-            gzip = bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b};
-        })) {
-        std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
+    std::error_code sniffed;
+    const bool gzip = is_gzip(in, sniffed);
+    if (sniffed) {
+        std::cerr << "inputanim: " << printable(o.input) << ": " << sniffed.message() << '\n';
         return exit_unreadable;
     }
     const bool streamed = in.is_mapped() && !gzip;

@@ -108,8 +108,8 @@ class cli_observer final : public index_observer {
     void found() override { bar_.found(); }
     void done() override { bar_.done(); }
     void note(const std::string& message) override { bar_.note("inputanim: " + message); }
-    void row(const file_result&, std::string_view line) override {
-        if (jsonl_) jsonl_->write(line);
+    void row(const file_result&, records::index_row&& row) override {
+        if (jsonl_) jsonl_->write(row.json_text());
     }
 
   private:

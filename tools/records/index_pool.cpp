@@ -11,18 +11,6 @@ namespace inputanim::records {
 
 namespace {
 
-// True when the file starts with the magic, or is shorter than the magic and holds a prefix of
-// it (an empty file included): a recording, perhaps cut short, which deserves a row with its
-// error. A file without the magic is a recording only when it is wholly a 2019 layout with at least
-// one keyframe (is_2019_recording). Anything else is some other kind of file.
-bool starts_like_recording(std::span<const std::byte> bytes) {
-    const std::size_t n = std::min<std::size_t>(bytes.size(), sizeof file_magic);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (bytes[i] != static_cast<std::byte>((file_magic >> (8 * i)) & 0xff)) return false;
-    }
-    return true;
-}
-
 // Whether a file without the magic that the reader took for a 2019 layout is one: it holds a
 // keyframe. A run of NUL bytes (a crash's zeroed file, a preallocated placeholder) of the right
 // length walks as a June 2019 file of 389 empty curves, which no recorder writes.
@@ -63,15 +51,9 @@ void mark_cut(file_result& r, std::error_code io = std::make_error_code(std::err
 }
 
 // Whether `file` is read chunk by chunk rather than in a batch: a stream (standard input) or a
-// gzip file, recognised by its first bytes.
+// gzip file.
 bool read_alone(const input& file, std::error_code& io) {
-    if (!file.is_mapped()) return true;
-    const std::span<const std::byte> bytes = file.mapped();
-    bool gzip = false;
-    io = guarded(bytes, [&] {
-        gzip = bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b};
-    });
-    return gzip;
+    return !file.is_mapped() || is_gzip(file, io);
 }
 
 // Measures the valid recording in `bytes` (under the guard when it is a mapping); a truncated
@@ -104,7 +86,7 @@ void index_alone(file_result& r, input& file, const validate_options& how,
                  const std::optional<metrics_options>& metrics) {
     bool maybe_2019 = false;
     if (!r.named && file.is_mapped()) {
-        std::array<std::byte, sizeof file_magic> head{};
+        std::array<std::byte, recording_head_size> head{};
         std::error_code io;
         const std::size_t n = recording_head(file, head, io);
         if (io) return mark_cut(r, io);

@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "inputanim/inputanim.hpp"
 #include "inputanim/metrics.hpp"
 
@@ -54,7 +56,8 @@ struct file_result {
     // `recording`, or `unchanged` with the database's verdict, which the workers pass through.
     file_outcome outcome = file_outcome::recording;
     bool known_valid = false;
-    std::string known_report;
+    // The row the database holds, as it holds it.
+    nlohmann::json known_fields;
 
     report rep{};
     std::uint64_t bytes = 0;

@@ -222,8 +222,7 @@ void indexer::add_file(const std::string& path, bool named, const struct stat* s
             if (report.is_object()) {
                 r.outcome = file_outcome::unchanged;
                 r.known_valid = known->valid;
-                r.known_report =
-                    report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+                r.known_fields = std::move(report);
             }
         }
     }
@@ -233,7 +232,7 @@ void indexer::add_file(const std::string& path, bool named, const struct stat* s
 // A worker's result, in walk order.
 void indexer::take(file_result& r) {
     observer_.done();
-    std::string line;
+    nlohmann::json fields;
     switch (r.outcome) {
         case file_outcome::not_recording:
             ++totals_.other;
@@ -242,26 +241,28 @@ void indexer::take(file_result& r) {
             ++totals_.unchanged;
             ++totals_.recordings;
             if (!r.known_valid) ++totals_.invalid;
-            observer_.row(r, r.known_report);
+            observer_.row(r, index_row(r.path, std::move(r.known_fields)));
             store_->seen(r.path);
             return;
         case file_outcome::unreadable:
             ++totals_.unreadable;
-            line = json_line(
-                r.path, {{"valid", false},
-                         {"error", {{"code", r.failure_code}, {"message", r.failure.message()}}},
-                         {"checked_with", checked_with_}});
+            fields = {{"valid", false},
+                      {"error", {{"code", r.failure_code}, {"message", r.failure.message()}}},
+                      {"checked_with", checked_with_}};
             break;
-        case file_outcome::recording: {
+        case file_outcome::recording:
             ++totals_.recordings;
             if (!r.rep.valid()) ++totals_.invalid;
-            nlohmann::json fields = report_json(r.rep, plan_.how, r.bytes);
+            fields = report_json(r.rep, plan_.how, r.bytes);
             if (plan_.metrics) add_metrics(fields, r);
-            line = json_line(r.path, std::move(fields));
             break;
-        }
     }
-    observer_.row(r, line);
+    add_path(fields, r.path);
+    index_row row(r.path, std::move(fields));
+    // The database's line is made before the observer takes the row (the command's --jsonl then
+    // writes the same text, made once).
+    const std::string line = store_ ? row.json_text() : std::string();
+    observer_.row(r, std::move(row));
     if (store_) store_->put(r, stored_options_, line, indexed_at_);
 }
 

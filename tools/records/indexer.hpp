@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "records/index_pool.hpp"
+#include "records/index_row.hpp"
 #include "records/sqlite_store.hpp"
 
 namespace inputanim::records {
@@ -85,9 +86,8 @@ class index_observer {
     virtual void done() {}
     // An operand or folder could not be walked: "NAME: reason", NAME made printable.
     virtual void note(const std::string&) {}
-    // The row of a recording or unreadable file, in walk order: its JSON Lines object (no
-    // newline), as `--jsonl` writes it.
-    virtual void row(const file_result&, std::string_view) {}
+    // The row of a recording or unreadable file, in walk order, for the observer to keep.
+    virtual void row(const file_result&, index_row&&) {}
 };
 
 class indexer {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "inputanim/input.hpp"
 #include "records/text.hpp"
 
 namespace inputanim::records {
@@ -176,8 +177,8 @@ std::error_code random_suffix(char* out, std::size_t n) {
     unsigned char bytes[32];
     std::size_t have = 0;
     while (have < n) {
-        const ssize_t got = ::getrandom(bytes + have, n - have, 0);
-        if (got < 0 && errno == EINTR) continue;
+        const ssize_t got =
+            retry_interrupted([&] { return ::getrandom(bytes + have, n - have, 0); });
         if (got <= 0) return {got < 0 ? errno : EIO, std::system_category()};
         have += static_cast<std::size_t>(got);
     }
@@ -306,17 +307,9 @@ std::error_code output_file::write(std::string_view text) {
 
 std::error_code output_file::drain() {
     if (failed_) return failed_;
-    const std::byte* p = pending_.data();
-    std::size_t left = pending_.size();
-    while (left > 0) {
-        const ssize_t n = ::write(fd_, p, left);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            failed_ = {n < 0 ? errno : EIO, std::system_category()};
-            return failed_;
-        }
-        p += n;
-        left -= static_cast<std::size_t>(n);
+    if (const std::error_code ec = write_all(fd_, pending_)) {
+        failed_ = ec;
+        return failed_;
     }
     pending_.clear();
     return {};
