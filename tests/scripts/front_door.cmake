@@ -3,6 +3,7 @@
 # inflater (lib/gzip_inflater.cpp, lib/detail/gzip_inflater.hpp) and the magic to the format's
 # definition and its writer; everything else asks the input layer.
 cmake_minimum_required(VERSION 3.16)
+include(${CMAKE_CURRENT_LIST_DIR}/source_lines.cmake)
 set(allowed lib/input.cpp include/inputanim/input.hpp lib/detail/descriptor_io.hpp)
 set(forbidden "pread[0-9]*[ ]*\\(" "EINTR" "0x1[fF]" "0x8[bB]" "\\\\x1[fF]\\\\x8[bB]")
 file(GLOB_RECURSE sources RELATIVE ${ROOT}
@@ -23,10 +24,11 @@ foreach(file IN LISTS sources)
   if(file MATCHES "gzip_inflater")
     set(patterns "pread[0-9]*[ ]*\\(" "EINTR")
   endif()
-  file(STRINGS ${ROOT}/${file} lines)
+  source_lines(${ROOT}/${file} lines)
   set(n 0)
   foreach(line IN LISTS lines)
     math(EXPR n "${n} + 1")
+    source_line_text("${line}" line)
     # Comments may name what the code leaves to the input layer.
     if(line MATCHES "^[ ]*//")
       continue()
