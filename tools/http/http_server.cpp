@@ -159,6 +159,9 @@ class upload_place {
 // What to answer to one request, and what to do with the connection afterwards.
 // The response (response.hpp), and how the connection goes on after it.
 struct answer : response {
+    // Sends `r` as it is; how the connection goes on is kept.
+    void take(response r) { static_cast<response&>(*this) = std::move(r); }
+
     // For 405: the methods the resource accepts.
     const char* allow = nullptr;
     // The response cannot be sent (the connection is gone or timed out); it is only logged.
@@ -172,13 +175,13 @@ struct answer : response {
 
 answer error_answer(unsigned status, std::string_view code, std::string message) {
     answer a;
-    static_cast<response&>(a) = error_response(status, code, std::move(message));
+    a.take(error_response(status, code, std::move(message)));
     return a;
 }
 
 answer refused_answer(refusal r) {
     answer a;
-    static_cast<response&>(a) = std::move(r.answer);
+    a.take(std::move(r.answer));
     a.body_unread = r.body_unread;
     return a;
 }
@@ -633,10 +636,7 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
     std::optional<response> page;
     if (req.method() == http::verb::get) page = viewer_get(config_.site.get(), path);
     if (page) {
-        a.status = page->status;
-        a.body = std::move(page->body);
-        a.lasting_body = page->lasting_body;
-        a.content_type = page->content_type;
+        a.take(std::move(*page));
     } else if (path == "/healthz" && req.method() == http::verb::get) {
         a.body = "ok\n";
         a.content_type = "text/plain";
@@ -759,9 +759,7 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
                                                 config_.how);
                     },
                     net::use_awaitable);
-                a.status = r.status;
-                a.body = std::move(r.body);
-                a.content_type = r.content_type;
+                a.take(std::move(r));
             } catch (const std::bad_alloc&) {
                 a = error_answer(503, "out_of_memory",
                                  "the answer to this upload could not be allocated; retry later");
