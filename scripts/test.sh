@@ -1,20 +1,15 @@
 #!/usr/bin/env bash
 # Installs, builds everything with gcc under AddressSanitizer and UndefinedBehaviorSanitizer, and
-# runs every test (unit, CLI, install, fuzz-corpus replay).
+# runs every test (unit, CLI, Python, install, fuzz-corpus replay).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 # The default generator (Unix Makefiles), as every CMake user builds; a folder configured before
 # keeps its generator. -O1 with line tables: sanitizer reports keep file and line, and the build
-# stays quick.
+# stays quick. The Python package is built and tested sanitized too, with Debian's interpreter
+# (the one with numpy; python/README.md), which its test runs with the sanitizer preloaded.
 cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-  -DCMAKE_CXX_COMPILER=g++ -DINPUTANIM_SANITIZE=address,undefined
+  -DCMAKE_CXX_COMPILER=g++ -DINPUTANIM_SANITIZE=address,undefined \
+  -DPython_EXECUTABLE=/usr/bin/python3 -DINPUTANIM_BUILD_PYTHON=ON
 cmake --build build/asan -j "$(nproc)"
 ctest --test-dir build/asan --output-on-failure -j2
-# The Python package: a sanitized extension does not load into a plain interpreter, so the
-# sanitized build leaves it out and a plain Release build of only the module and the command
-# runs its pytest suite, with Debian's interpreter (the one with numpy; python/README.md).
-cmake -S . -B build/python -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ \
-  -DPython_EXECUTABLE=/usr/bin/python3 -DINPUTANIM_BUILD_PYTHON=ON -DINPUTANIM_BUILD_EXAMPLES=OFF
-cmake --build build/python -j "$(nproc)" --target inputanim_python inputanim_cli
-ctest --test-dir build/python -R '^python[.]' --output-on-failure
