@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -22,7 +23,9 @@ const std::vector<std::byte>& source() {
         generate_options g;
         g.seconds = 300;
         g.raw = true;
-        return write(generate(g));
+        model m;
+        if (generate(g, m)) std::abort();
+        return write(m);
     }();
     return bytes;
 }

@@ -33,7 +33,9 @@ const opened_file& ten_minutes(bool raw) {
     g.seconds = 600;
     g.raw = raw;
     f = std::make_unique<opened_file>();
-    f->bytes = write(generate(g));
+    model m;
+    if (generate(g, m)) std::abort();
+    f->bytes = write(m);
     if (f->rec.open(f->bytes)) std::abort();
     return *f;
 }

@@ -8,7 +8,6 @@
 #include <numbers>
 #include <ostream>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -748,12 +747,6 @@ std::vector<marker> make_markers(const generate_options& o) {
     return out;
 }
 
-void require_usable(const generate_options& o) {
-    if (const std::string_view p = o.problem(); !p.empty()) {
-        throw std::invalid_argument(std::string(p));
-    }
-}
-
 // Hands the encoder's bytes to a stream a MiB at a time: a stream passes writes of a few KiB
 // straight to the system (libstdc++'s filebuf does from 1 KiB), so the encoder's 8 KiB pieces
 // would each cost a system call.
@@ -782,35 +775,25 @@ class ostream_sink final : public byte_sink {
 
 }  // namespace
 
-std::string_view generate_options::problem() const noexcept {
-    if (!std::isfinite(seconds) || seconds < 0) return "seconds must be a finite number >= 0";
-    if (!std::isfinite(rate) || rate <= 0) return "rate must be a finite number > 0";
+std::error_code generate_options::problem() const noexcept {
+    if (!std::isfinite(seconds) || seconds < 0) return option_error::bad_seconds;
+    if (!std::isfinite(rate) || rate <= 0) return option_error::bad_rate;
     const double steps = std::floor(seconds * rate + 1e-6);
     if (!(steps < static_cast<double>(std::numeric_limits<std::int32_t>::max()))) {
-        return "seconds x rate must be below 2^31 - 1 samples";
+        return option_error::too_many_samples;
     }
     // Float32 key times must stay strictly increasing up to the last sample.
     const float last = static_cast<float>(steps / rate);
     const float gap = std::nextafter(last, std::numeric_limits<float>::infinity()) - last;
-    if (!std::isfinite(last) || !(1 / rate > 2.0 * gap)) {
-        return "rate too high for the duration: float32 key times would not increase";
-    }
-    if (minor != 0 && minor != 1) return "minor version must be 0 or 1";
-    if (layout != layout::compact && layout != layout::full) return "unknown layout";
-    if (markers < 0) return "markers must be >= 0";
-    if (!std::isfinite(tolerances.position) || tolerances.position < 0) {
-        return "position tolerance must be a finite number >= 0";
-    }
-    if (!std::isfinite(tolerances.rotation_degrees) || tolerances.rotation_degrees < 0 ||
-        tolerances.rotation_degrees > 180) {
-        return "rotation tolerance must be between 0 and 180 degrees";
-    }
-    if (tolerances.partition < 0) return "partition must be >= 0";
-    return {};
+    if (!std::isfinite(last) || !(1 / rate > 2.0 * gap)) return option_error::rate_too_high;
+    if (minor != 0 && minor != 1) return option_error::bad_version;
+    if (layout != layout::compact && layout != layout::full) return option_error::bad_layout;
+    if (markers < 0) return option_error::bad_markers;
+    return tolerances.problem();
 }
 
-model generate(const generate_options& options) {
-    require_usable(options);
+std::error_code generate(const generate_options& options, model& out) {
+    if (const std::error_code problem = options.problem()) return problem;
     model m;
     m.major = 1;
     m.minor = options.minor;
@@ -818,17 +801,19 @@ model generate(const generate_options& options) {
     m.blocks = options.minor == 0 ? block_flags{true, true, false} : options.blocks;
     curve_producer(options).run([&](curve_id id, curve& c) { m[id] = std::move(c); });
     m.markers = make_markers(options);
-    return m;
+    out = std::move(m);
+    return {};
 }
 
-void generate_curves(const generate_options& options,
-                     const std::function<void(curve_id, const curve&)>& sink) {
-    require_usable(options);
+std::error_code generate_curves(const generate_options& options,
+                                const std::function<void(curve_id, const curve&)>& sink) {
+    if (const std::error_code problem = options.problem()) return problem;
     curve_producer(options).run([&](curve_id id, const curve& c) { sink(id, c); });
+    return {};
 }
 
 std::error_code generate_to(const generate_options& options, byte_sink& sink) {
-    require_usable(options);
+    if (const std::error_code problem = options.problem()) return problem;
     encoder e(sink);
     e.write_header(1, options.minor, options.layout, options.blocks);
     // A sink that has failed takes nothing more, so a huge recording stops being computed too.

@@ -509,31 +509,20 @@ class converter {
 
 }  // namespace
 
-std::string_view convert_options_problem(const convert_options& o) noexcept {
-    if (o.minor != 0 && o.minor != 1) return "the target version must be 1.0 or 1.1";
-    if (o.layout != layout::compact && o.layout != layout::full) return "unknown layout";
-    if ((o.from && !std::isfinite(*o.from)) || (o.to && !std::isfinite(*o.to))) {
-        return "the window's ends must be finite times";
+std::error_code convert_options::problem() const noexcept {
+    if (minor != 0 && minor != 1) return option_error::bad_version;
+    if (layout != layout::compact && layout != layout::full) return option_error::bad_layout;
+    if ((from && !std::isfinite(*from)) || (to && !std::isfinite(*to))) {
+        return option_error::window_not_finite;
     }
-    if (o.from && o.to && *o.from > *o.to) return "the window starts after it ends";
-    if (o.thin) {
-        const thinning& t = *o.thin;
-        if (!std::isfinite(t.position) || t.position < 0) {
-            return "the position tolerance must be a finite number >= 0";
-        }
-        if (!std::isfinite(t.rotation_degrees) || t.rotation_degrees < 0 ||
-            t.rotation_degrees > 180) {
-            return "the rotation tolerance must be between 0 and 180 degrees";
-        }
-        if (t.partition < 0) return "the partition must be >= 0";
-    }
-    return {};
+    if (from && to && *from > *to) return option_error::window_reversed;
+    return thin ? thin->problem() : std::error_code{};
 }
 
 convert_result convert(const recording& source, byte_sink& sink, const convert_options& options) {
     convert_result result;
-    if (!convert_options_problem(options).empty()) {
-        result.error = std::make_error_code(std::errc::invalid_argument);
+    if (const std::error_code problem = options.problem()) {
+        result.error = problem;
         return result;
     }
     converter(source, sink, options, result).run();

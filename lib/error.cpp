@@ -175,6 +175,99 @@ std::error_code make_error_code(errc code) noexcept {
     return {static_cast<int>(code), error_category()};
 }
 
+std::string_view option_error_name(option_error e) noexcept {
+    switch (e) {
+        case option_error::none:
+            return "none";
+        case option_error::bad_version:
+            return "bad_version";
+        case option_error::bad_layout:
+            return "bad_layout";
+        case option_error::window_not_finite:
+            return "window_not_finite";
+        case option_error::window_reversed:
+            return "window_reversed";
+        case option_error::bad_position_tolerance:
+            return "bad_position_tolerance";
+        case option_error::bad_rotation_tolerance:
+            return "bad_rotation_tolerance";
+        case option_error::bad_partition:
+            return "bad_partition";
+        case option_error::bad_seconds:
+            return "bad_seconds";
+        case option_error::bad_rate:
+            return "bad_rate";
+        case option_error::too_many_samples:
+            return "too_many_samples";
+        case option_error::rate_too_high:
+            return "rate_too_high";
+        case option_error::bad_markers:
+            return "bad_markers";
+    }
+    return detail::unknown_name;
+}
+
+namespace {
+
+std::string_view option_error_description(option_error e) noexcept {
+    switch (e) {
+        case option_error::none:
+            return "no error";
+        case option_error::bad_version:
+            return "the target version must be 1.0 or 1.1 (minor 0 or 1)";
+        case option_error::bad_layout:
+            return "unknown layout";
+        case option_error::window_not_finite:
+            return "the window's ends must be finite times";
+        case option_error::window_reversed:
+            return "the window starts after it ends";
+        case option_error::bad_position_tolerance:
+            return "the position tolerance must be a finite number >= 0";
+        case option_error::bad_rotation_tolerance:
+            return "the rotation tolerance must be between 0 and 180 degrees";
+        case option_error::bad_partition:
+            return "the partition must be >= 0";
+        case option_error::bad_seconds:
+            return "seconds must be a finite number >= 0";
+        case option_error::bad_rate:
+            return "rate must be a finite number > 0";
+        case option_error::too_many_samples:
+            return "seconds x rate must be below 2^31 - 1 samples";
+        case option_error::rate_too_high:
+            return "rate too high for the duration: float32 key times would not increase";
+        case option_error::bad_markers:
+            return "markers must be >= 0";
+    }
+    return "unknown option error";
+}
+
+class option_category final : public std::error_category {
+  public:
+    const char* name() const noexcept override { return "inputanim.options"; }
+    std::string message(int value) const override {
+        if (value < 0 || value > std::numeric_limits<std::underlying_type_t<option_error>>::max()) {
+            return "unknown option error";
+        }
+        return std::string(option_error_description(static_cast<option_error>(value)));
+    }
+    // Every problem is an invalid argument to the function given the options.
+    std::error_condition default_error_condition(int value) const noexcept override {
+        if (value == 0) return {};
+        return std::errc::invalid_argument;
+    }
+};
+
+}  // namespace
+
+const std::error_category& option_error_category() noexcept {
+    static const option_category instance;
+    return instance;
+}
+
+std::error_code make_error_code(option_error e) noexcept {
+    return {static_cast<int>(e), option_error_category()};
+}
+
 std::string error::message() const {
     std::string m;
     if (code == errc::ok) return std::string(error_description(code));

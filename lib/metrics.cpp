@@ -30,6 +30,24 @@ std::string_view metrics_error_name(metrics_error e) noexcept {
     return detail::unknown_name;
 }
 
+std::string_view event_kind_name(event_kind kind) noexcept {
+    switch (kind) {
+        case event_kind::tracking:
+            return "tracking";
+        case event_kind::pinch:
+            return "pinch";
+        case event_kind::fixations:
+            return "fixations";
+        case event_kind::saccades:
+            return "saccades";
+    }
+    return detail::unknown_name;
+}
+
+std::optional<event_kind> parse_event_kind_name(std::string_view name) noexcept {
+    return detail::parse_name<event_kind>(name, event_kind_name);
+}
+
 namespace {
 
 std::string_view metrics_error_description(metrics_error e) noexcept {

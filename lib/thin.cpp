@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "inputanim/error.hpp"
+
 namespace inputanim {
 
 namespace {
@@ -11,6 +13,15 @@ namespace {
 constexpr double degrees = std::numbers::pi / 180.0;
 
 }  // namespace
+
+std::error_code thinning::problem() const noexcept {
+    if (!std::isfinite(position) || position < 0) return option_error::bad_position_tolerance;
+    if (!std::isfinite(rotation_degrees) || rotation_degrees < 0 || rotation_degrees > 180) {
+        return option_error::bad_rotation_tolerance;
+    }
+    if (partition < 0) return option_error::bad_partition;
+    return {};
+}
 
 double thinning::rotation_distance() const noexcept {
     return 2 * std::sin(rotation_degrees * degrees / 4);

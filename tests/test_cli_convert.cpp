@@ -92,7 +92,7 @@ TEST_F(ConvertCli, ThinningARawRecordingMakesItSmallerAndValid) {
     generate_options g;
     g.seconds = 3;
     g.raw = true;
-    const std::string in = write_file("raw.bin", write(generate(g)));
+    const std::string in = write_file("raw.bin", write(generated_model(g)));
     const run_result r = run({"convert", in, path("thin.bin"), "--thin"});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_LT(std::filesystem::file_size(path("thin.bin")) * 4,

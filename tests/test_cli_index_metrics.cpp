@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "inputanim/generate.hpp"
+#include "support/generated.hpp"
 #include "support/index_cli.hpp"
 #include "support/sqlite_database.hpp"
 
@@ -18,12 +19,12 @@ using nlohmann::json;
 
 namespace {
 
-bytes generated(int seconds, bool gaze = true, std::uint64_t seed = 1) {
+bytes generated_seconds(int seconds, bool gaze = true, std::uint64_t seed = 1) {
     generate_options g;
     g.seconds = seconds;
     g.seed = seed;
     g.blocks.gaze = gaze;
-    return write(generate(g));
+    return write(generated_model(g));
 }
 
 class IndexMetrics : public IndexCli {
@@ -40,8 +41,8 @@ class IndexMetrics : public IndexCli {
 };
 
 TEST_F(IndexMetrics, EachValidRecordingCarriesTheMetricsOfTheMetricsCommand) {
-    const std::string a = write_file(in_data("a.bin"), generated(20));
-    const std::string b = write_file(in_data("b.bin"), generated(5, false, 2));
+    const std::string a = write_file(in_data("a.bin"), generated_seconds(20));
+    const std::string b = write_file(in_data("b.bin"), generated_seconds(5, false, 2));
     const std::string bad = write_file(in_data("bad.bin"), bad_wrap_file());
     const run_result r = run({"index", "--metrics", "--jsonl", "-", data()});
     EXPECT_EQ(r.status, 1) << r.err;
@@ -61,15 +62,15 @@ TEST_F(IndexMetrics, EachValidRecordingCarriesTheMetricsOfTheMetricsCommand) {
 }
 
 TEST_F(IndexMetrics, WithoutTheFlagRowsHaveNoMetrics) {
-    write_file(in_data("a.bin"), generated(3));
+    write_file(in_data("a.bin"), generated_seconds(3));
     const run_result r = run({"index", "--jsonl", "-", data()});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_FALSE(json::parse(r.out).contains("metrics"));
 }
 
 TEST_F(IndexMetrics, TheDatabaseHasTheSummaryColumns) {
-    const std::string a = write_file(in_data("a.bin"), generated(20));
-    const std::string b = write_file(in_data("b.bin"), generated(5, false, 2));
+    const std::string a = write_file(in_data("a.bin"), generated_seconds(20));
+    const std::string b = write_file(in_data("b.bin"), generated_seconds(5, false, 2));
     const std::string db = path("index.sqlite");
     ASSERT_EQ(run({"index", "--metrics", "--sqlite", db, data()}).status, 0);
     database d(db);
@@ -94,7 +95,7 @@ TEST_F(IndexMetrics, TheDatabaseHasTheSummaryColumns) {
 }
 
 TEST_F(IndexMetrics, ARowIsReusedOnlyByARunThatAsksForTheSameMetrics) {
-    const std::string a = write_file(in_data("a.bin"), generated(5));
+    const std::string a = write_file(in_data("a.bin"), generated_seconds(5));
     const std::string db = path("index.sqlite");
     ASSERT_EQ(run({"index", "--sqlite", db, data()}).status, 0);
     EXPECT_TRUE(database(db).row(a)["left_pinches"].is_null());
@@ -115,7 +116,7 @@ TEST_F(IndexMetrics, ARowIsReusedOnlyByARunThatAsksForTheSameMetrics) {
 }
 
 TEST_F(IndexMetrics, AGzipFileIsMeasuredAndStandardInputSaysWhyNot) {
-    const bytes b = generated(5);
+    const bytes b = generated_seconds(5);
     const std::string plain = write_file(path("plain.bin"), b);
     const std::string gz = in_data("a.bin.gz");
     ASSERT_EQ(std::system(("gzip -c " + plain + " > " + gz).c_str()), 0);
@@ -136,7 +137,7 @@ TEST_F(IndexMetrics, AGzipFileIsMeasuredAndStandardInputSaysWhyNot) {
 }
 
 TEST_F(IndexMetrics, AnIndexOfSchemaTwoGainsTheColumnsAndKeepsItsRows) {
-    const std::string a = write_file(in_data("a.bin"), generated(5));
+    const std::string a = write_file(in_data("a.bin"), generated_seconds(5));
     const std::string db = path("index.sqlite");
     ASSERT_EQ(run({"index", "--sqlite", db, data()}).status, 0);
     const json before = database(db).row(a);

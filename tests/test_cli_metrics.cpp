@@ -16,6 +16,7 @@
 
 #include "inputanim/generate.hpp"
 #include "support/cli_fixture.hpp"
+#include "support/generated.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -29,12 +30,12 @@ float at(int i) {
     return static_cast<float>(i / 60.0);
 }
 
-bytes generated(int seconds, int minor = 1, std::uint64_t seed = 1) {
+bytes generated_seconds(int seconds, int minor = 1, std::uint64_t seed = 1) {
     generate_options g;
     g.seconds = seconds;
     g.minor = minor;
     g.seed = seed;
-    return write(generate(g));
+    return write(generated_model(g));
 }
 
 recording_metrics measured(const bytes& b, const metrics_options& options = {}) {
@@ -156,8 +157,8 @@ void expect_optional(const json& j, const std::optional<double>& expected) {
 }  // namespace
 
 TEST_F(MetricsCli, OneJsonObjectPerFileHoldsTheLibrarysMetrics) {
-    const bytes a = generated(20);
-    const bytes b = generated(10, 0, 3);
+    const bytes a = generated_seconds(20);
+    const bytes b = generated_seconds(10, 0, 3);
     const std::string fa = write_file("a.bin", a);
     const std::string fb = write_file("b.bin", b);
     const run_result r = run({"metrics", fa, fb});
@@ -211,7 +212,7 @@ TEST_F(MetricsCli, OneJsonObjectPerFileHoldsTheLibrarysMetrics) {
 }
 
 TEST_F(MetricsCli, EveryParameterHasAFlag) {
-    const bytes a = generated(10);
+    const bytes a = generated_seconds(10);
     const std::string f = write_file("a.bin", a);
     const recording_metrics defaults = measured(a);
     struct flag {
@@ -453,7 +454,7 @@ TEST_F(MetricsCli, EventsAreWrittenAsFoundInMemoryThatDoesNotGrowWithTheirNumber
 }
 
 TEST_F(MetricsCli, HandEventsAreListedByHandThenTimeThoughMeasureInterleavesTheHands) {
-    const bytes b = generated(60);
+    const bytes b = generated_seconds(60);
     const std::string f = write_file("g.bin", b);
     recording rec;
     ASSERT_FALSE(rec.open(view(b)));

@@ -8,6 +8,7 @@
 
 #include "inputanim/generate.hpp"
 #include "support/cli_fixture.hpp"
+#include "support/generated.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -61,7 +62,7 @@ TEST_F(SampleCli, CsvHasAHeaderAndOneRowPerStepFromTheFirstKeyToTheDurationInclu
 TEST_F(SampleCli, EveryValueReadsBackAsWhatEvaluateReturns) {
     generate_options g;
     g.seconds = 2;
-    const bytes b = write(generate(g));
+    const bytes b = write(generated_model(g));
     const std::string f = write_file("gen.bin", b);
     const run_result r =
         run({"sample", f, "--rate", "30", "--curve", "hand.right.joint.*.position.*"});

@@ -14,6 +14,7 @@
 #include "inputanim/convert.hpp"
 #include "inputanim/generate.hpp"
 #include "support/builders.hpp"
+#include "support/generated.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -97,7 +98,7 @@ TEST(Convert, ToTheSourcesOwnVersionAndLayoutGivesTheSourcesBytes) {
     for (const shape s : all_shapes) {
         g.minor = s == shape::v10 ? 0 : 1;
         g.layout = s == shape::v11_compact ? layout::compact : layout::full;
-        const bytes source = write(generate(g));
+        const bytes source = write(generated_model(g));
         EXPECT_EQ(convert_bytes(source, to_shape(s)).data, source) << shape_name(s);
     }
 }
@@ -178,7 +179,7 @@ TEST(Convert, FullToCompactCountsTheCurvesWhoseTangentsChangedPlayback) {
     generate_options g;
     g.seconds = 1;
     g.minor = 0;
-    EXPECT_EQ(convert_bytes(write(generate(g))).result.curved_curves, 0u);
+    EXPECT_EQ(convert_bytes(write(generated_model(g))).result.curved_curves, 0u);
 }
 
 TEST(Convert, CompactToFullGivesMrtksDefaultTangents) {
@@ -339,9 +340,9 @@ TEST(Convert, ThinningARawRecordingGivesTheKeysTheGeneratorThins) {
     generate_options g;
     g.seconds = 4;
     g.raw = true;
-    const bytes raw = write(generate(g));
+    const bytes raw = write(generated_model(g));
     g.raw = false;
-    const model thinned_by_gen = generate(g);
+    const model thinned_by_gen = generated_model(g);
     convert_options o;
     o.thin = thinning{};
     const converted c = convert_bytes(raw, o);
@@ -359,7 +360,7 @@ TEST(Convert, ThinnedCurvesEvaluateWithinTheToleranceAtEveryOriginalKeyTime) {
     generate_options g;
     g.seconds = 5;
     g.raw = true;
-    const bytes raw = write(generate(g));
+    const bytes raw = write(generated_model(g));
     convert_options o;
     o.thin = thinning{};
     const converted c = convert_bytes(raw, o);
@@ -414,7 +415,7 @@ TEST(Convert, EverySourceByteOfTheCurvesIsHandedBackOnceInOrder) {
     g.seconds = 700;
     g.raw = true;
     g.blocks = {true, false, false};
-    const bytes source = write(generate(g));
+    const bytes source = write(generated_model(g));
     recording rec;
     ASSERT_FALSE(rec.open(view(source)));
     std::vector<std::pair<std::size_t, std::size_t>> pieces;

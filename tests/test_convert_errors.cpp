@@ -54,11 +54,19 @@ convert_options bad_options(int which) {
 
 }  // namespace
 
-TEST(ConvertErrors, OptionsItDoesNotAllowAreInvalidArgumentAndWriteNothing) {
+TEST(ConvertErrors, OptionsItDoesNotAllowAreTheirProblemAndWriteNothing) {
     const bytes source = small_file(shape::v11_compact);
     recording rec;
     ASSERT_FALSE(rec.open(view(source)));
-    const std::string_view expected[] = {"the target version must be 1.0 or 1.1",
+    const option_error expected[] = {option_error::bad_version,
+                                     option_error::bad_layout,
+                                     option_error::window_not_finite,
+                                     option_error::window_not_finite,
+                                     option_error::window_reversed,
+                                     option_error::bad_position_tolerance,
+                                     option_error::bad_rotation_tolerance,
+                                     option_error::bad_partition};
+    const std::string_view messages[] = {"the target version must be 1.0 or 1.1 (minor 0 or 1)",
                                          "unknown layout",
                                          "the window's ends must be finite times",
                                          "the window's ends must be finite times",
@@ -68,14 +76,16 @@ TEST(ConvertErrors, OptionsItDoesNotAllowAreInvalidArgumentAndWriteNothing) {
                                          "the partition must be >= 0"};
     for (int which = 0; which < 8; ++which) {
         const convert_options o = bad_options(which);
-        EXPECT_EQ(convert_options_problem(o), expected[which]);
+        EXPECT_EQ(o.problem(), expected[which]) << which;
+        EXPECT_EQ(o.problem().message(), messages[which]) << which;
+        EXPECT_EQ(o.problem(), std::errc::invalid_argument) << which;
         recording_sink sink;
         const convert_result r = convert(rec, sink, o);
-        EXPECT_EQ(r.error, std::make_error_code(std::errc::invalid_argument)) << which;
+        EXPECT_EQ(r.error, expected[which]) << which;
         EXPECT_EQ(sink.calls, 0u) << which;
         EXPECT_EQ(r.keys_written, 0u) << which;
     }
-    EXPECT_EQ(convert_options_problem(convert_options{}), "");
+    EXPECT_FALSE(convert_options{}.problem());
 }
 
 TEST(ConvertErrors, ASinkThatFailsStopsTheConversionWithItsCode) {

@@ -1,6 +1,7 @@
 // Specification of the error model: every errc is a std::error_code of the "inputanim" category
 // with a stable name and a description, and every enumeration the reports name (codes, limits,
-// places, warnings, layouts, layout choices, levels) reads back from its name.
+// places, warnings, layouts, layout choices, levels) reads back from its name. What is wrong with
+// the options of a function is an option_error of its own category.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -118,6 +119,39 @@ TEST(Error, LimitNamesAreTheFlagsNames) {
         EXPECT_EQ(parse_limit_name(name), kind) << name;
     }
     EXPECT_EQ(limit_name(static_cast<limit_kind>(limits.size())), "unknown");
+}
+
+TEST(Error, OptionErrorsAreInvalidArgumentsOfTheirOwnCategoryWithStableNames) {
+    const std::vector<std::pair<option_error, std::string_view>> errors = {
+        {option_error::none, "none"},
+        {option_error::bad_version, "bad_version"},
+        {option_error::bad_layout, "bad_layout"},
+        {option_error::window_not_finite, "window_not_finite"},
+        {option_error::window_reversed, "window_reversed"},
+        {option_error::bad_position_tolerance, "bad_position_tolerance"},
+        {option_error::bad_rotation_tolerance, "bad_rotation_tolerance"},
+        {option_error::bad_partition, "bad_partition"},
+        {option_error::bad_seconds, "bad_seconds"},
+        {option_error::bad_rate, "bad_rate"},
+        {option_error::too_many_samples, "too_many_samples"},
+        {option_error::rate_too_high, "rate_too_high"},
+        {option_error::bad_markers, "bad_markers"},
+    };
+    for (const auto& [e, name] : errors) {
+        EXPECT_EQ(option_error_name(e), name);
+        const std::error_code ec = e;
+        EXPECT_EQ(&ec.category(), &option_error_category()) << name;
+        EXPECT_EQ(ec.value(), static_cast<int>(e)) << name;
+        if (e == option_error::none) {
+            EXPECT_FALSE(ec);
+            continue;
+        }
+        EXPECT_TRUE(ec) << name;
+        EXPECT_EQ(ec, std::errc::invalid_argument) << name;
+        EXPECT_FALSE(ec.message().empty()) << name;
+    }
+    EXPECT_EQ(option_error_name(static_cast<option_error>(errors.size())), "unknown");
+    EXPECT_STREQ(option_error_category().name(), "inputanim.options");
 }
 
 TEST(Error, PlaceNames) {

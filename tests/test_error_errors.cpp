@@ -51,3 +51,9 @@ TEST(ErrorErrors, TheCategoryDescribesAValueOfNoCodeAsUnknown) {
     // Would wrap onto errc::truncated if cut to the enumeration's 8 bits.
     EXPECT_EQ(error_category().message(257), "unknown error");
 }
+
+TEST(ErrorErrors, TheOptionCategoryDescribesAValueOfNoProblemAsUnknown) {
+    EXPECT_EQ(option_error_category().message(200), "unknown option error");
+    EXPECT_EQ(option_error_category().message(-1), "unknown option error");
+    EXPECT_EQ(option_error_category().message(257), "unknown option error");
+}

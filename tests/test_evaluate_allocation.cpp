@@ -9,6 +9,7 @@
 #include "inputanim/generate.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/builders.hpp"
+#include "support/generated.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -27,7 +28,7 @@ void open_generated(generated_recording& o, int minor, layout lay) {
     g.minor = minor;
     g.layout = lay;
     g.markers = 2;
-    o.file = write(generate(g));
+    o.file = write(generated_model(g));
     ASSERT_FALSE(o.rec.open(view(o.file)));
 }
 

@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iterator>
 #include <numbers>
 #include <optional>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "support/builders.hpp"
@@ -116,6 +119,26 @@ void expect_direction(const vec3& d, const vec3& expected) {
 }
 
 }  // namespace
+
+TEST(Metrics, EventKindsHaveTheNamesOfTheirTables) {
+    const std::pair<event_kind, std::string_view> kinds[] = {
+        {event_kind::tracking, "tracking"},
+        {event_kind::pinch, "pinch"},
+        {event_kind::fixations, "fixations"},
+        {event_kind::saccades, "saccades"},
+    };
+    for (const auto& [kind, name] : kinds) {
+        EXPECT_EQ(event_kind_name(kind), name);
+        EXPECT_EQ(parse_event_kind_name(name), kind) << name;
+    }
+    EXPECT_EQ(event_kind_name(static_cast<event_kind>(std::size(kinds))), "unknown");
+    EXPECT_EQ(parse_event_kind_name("unknown"), std::nullopt);
+    EXPECT_EQ(parse_event_kind_name("fixation"), std::nullopt);
+    EXPECT_TRUE(is_hand_event(event_kind::tracking));
+    EXPECT_TRUE(is_hand_event(event_kind::pinch));
+    EXPECT_FALSE(is_hand_event(event_kind::fixations));
+    EXPECT_FALSE(is_hand_event(event_kind::saccades));
+}
 
 TEST(Metrics, TheGridRunsFromTheFirstKeyToTheLastInclusive) {
     model m;
@@ -474,8 +497,12 @@ TEST_P(JuneMetrics, RealRecordingsGiveFiniteMetrics) {
         EXPECT_TRUE(std::isfinite(motion.path_length));
         EXPECT_GE(motion.path_length, 0.0);
         EXPECT_TRUE(std::isfinite(motion.time));
-        if (motion.mean_speed) EXPECT_TRUE(std::isfinite(*motion.mean_speed));
-        if (motion.peak_speed) EXPECT_TRUE(std::isfinite(*motion.peak_speed));
+        if (motion.mean_speed) {
+            EXPECT_TRUE(std::isfinite(*motion.mean_speed));
+        }
+        if (motion.peak_speed) {
+            EXPECT_TRUE(std::isfinite(*motion.peak_speed));
+        }
     };
     ASSERT_TRUE(m.head.has_value());
     finite_motion(m.head->motion);

@@ -7,6 +7,7 @@
 #include "inputanim/generate.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/builders.hpp"
+#include "support/generated.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -28,7 +29,7 @@ struct counting_sink final : metrics_sink {
 TEST(MetricsAllocation, NoneInMeasureOverAGeneratedRecording) {
     generate_options g;
     g.seconds = 20;
-    const bytes file = write(generate(g));
+    const bytes file = write(generated_model(g));
     recording rec;
     ASSERT_FALSE(rec.open(view(file)));
     recording_metrics with_events;

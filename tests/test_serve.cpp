@@ -23,6 +23,7 @@
 #include "inputanim/evaluate.hpp"
 #include "inputanim/generate.hpp"
 #include "support/cli_fixture.hpp"
+#include "support/generated.hpp"
 #include "support/gzip_bytes.hpp"
 #include "support/serve_client.hpp"
 
@@ -38,7 +39,7 @@ const bytes& recording() {
     static const bytes b = [] {
         generate_options o;
         o.markers = 3;
-        return write(generate(o));
+        return write(generated_model(o));
     }();
     return b;
 }
@@ -179,7 +180,7 @@ TEST_F(Serve, TheNameParameterIsTheReportsPath) {
 
 TEST_F(Serve, AnInvalidUploadGetsItsErrorWithStatus200) {
     start();
-    model m = generate(generate_options{});
+    model m = generated_model(generate_options{});
     m[camera_curve(pose_channel::position_x)].keys[2].time = 0.0f;
     const std::string file = write_file("unsorted.bin", write(m));
     const reply r = post(file, "?name=u.bin");

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <numbers>
 #include <span>
 #include <vector>
@@ -67,6 +68,25 @@ TEST(Thinning, DefaultsAreOneMillimetreAndTwoHundredthsOfADegreeInPartitionsOf32
     EXPECT_EQ(t.position, 0.001);
     EXPECT_EQ(t.rotation_degrees, 0.02);
     EXPECT_EQ(t.partition, 32);
+}
+
+TEST(Thinning, ToleranceItCannotUseIsItsProblem) {
+    EXPECT_FALSE(thinning{}.problem());
+    EXPECT_FALSE((thinning{0, 0, 0}.problem()));
+    EXPECT_FALSE((thinning{0, 180, 1}.problem()));
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (const double position : {-1e-9, inf, nan}) {
+        EXPECT_EQ((thinning{position, 0.02, 32}.problem()), option_error::bad_position_tolerance)
+            << position;
+    }
+    for (const double degrees : {-1e-9, 180.0001, inf, nan}) {
+        EXPECT_EQ((thinning{0.001, degrees, 32}.problem()), option_error::bad_rotation_tolerance)
+            << degrees;
+    }
+    EXPECT_EQ((thinning{0.001, 0.02, -1}.problem()), option_error::bad_partition);
+    // The first problem in the order of the fields.
+    EXPECT_EQ((thinning{-1, -1, -1}.problem()), option_error::bad_position_tolerance);
 }
 
 TEST(Thinning, RotationDistanceIsHowFarApartTwoUnitQuaternionsThatAngleApartAre) {

@@ -9,6 +9,7 @@
 
 #include "inputanim/generate.hpp"
 #include "support/builders.hpp"
+#include "support/generated.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -500,7 +501,7 @@ TEST(Limits, MarkerNameLimitComesBeforeTheNamesFit) {
 TEST(Limits, AWalkStoppedByALimitCountsAsSoundWhenTheLayoutIsDetected) {
     generate_options g;
     g.seconds = 5;
-    const bytes b = write(generate(g));
+    const bytes b = write(generated_model(g));
     limits lim;
     lim.max_total_keyframes = 1000;
     const report r = validate_with(b, lim);

@@ -13,6 +13,7 @@
 #include "inputanim/inputanim.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/builders.hpp"
+#include "support/generated.hpp"
 #include "support/seed.hpp"
 #include "support/validation_cases.hpp"
 
@@ -43,7 +44,7 @@ model recording_with_warnings(layout l) {
     g.seconds = 3;
     g.markers = 4;
     g.layout = l;
-    model m = generate(g);
+    model m = generated_model(g);
     std::size_t i = 0;
     for (std::size_t id = 0; id < curve_id_count; ++id) {
         const std::string_view path = curve_path(static_cast<curve_id>(id));

@@ -56,7 +56,6 @@
 #include <functional>
 #include <optional>
 #include <span>
-#include <string_view>
 #include <system_error>
 
 #include "inputanim/format.hpp"
@@ -81,10 +80,14 @@ struct convert_options {
     // file order within a curve, a piece per few hundred KiB): a caller that mapped a large file
     // can give the pages back (madvise) so that memory stays bounded. May be empty.
     std::function<void(std::span<const std::byte>)> consumed;
+
+    // The first option convert() refuses (option_error: bad_version, bad_layout,
+    // window_not_finite, window_reversed, or the thinning's); a false code when there is none.
+    std::error_code problem() const noexcept;
 };
 
 struct convert_result {
-    // std::errc::invalid_argument for options convert_options does not allow (nothing written);
+    // The options' problem() when they have one (nothing written);
     // std::errc::result_out_of_range when shift_to_zero would move a time the window keeps past
     // the largest float (nothing written, except when only the nudges that keep key times
     // increasing take one past it near the top of float's range: the sink then holds part of a
@@ -125,8 +128,5 @@ struct convert_result {
 // source's bytes once per key (twice for thinned curves) in the target's curve order.
 convert_result convert(const recording& source, byte_sink& sink,
                        const convert_options& options = {});
-
-// Empty when convert() accepts the options; otherwise what is wrong with them.
-std::string_view convert_options_problem(const convert_options& options) noexcept;
 
 }  // namespace inputanim

@@ -58,6 +58,35 @@ constexpr bool is_content(errc code) noexcept {
     return code >= errc::non_finite && code <= errc::bad_utf8;
 }
 
+// What is wrong with the options of convert(), generate() or a thinning, as their problem() says:
+// a std::error_code of the category named "inputanim.options", equivalent to
+// std::errc::invalid_argument; none is a false code.
+enum class option_error : std::uint8_t {
+    none,
+    // minor is neither 0 (version 1.0) nor 1 (1.1).
+    bad_version,
+    bad_layout,
+    // convert's window: an end that is not finite, or from after to.
+    window_not_finite,
+    window_reversed,
+    // thinning: a position tolerance negative or not finite, a rotation tolerance outside
+    // [0, 180] degrees, a negative partition.
+    bad_position_tolerance,
+    bad_rotation_tolerance,
+    bad_partition,
+    // generate: a duration negative or not finite, a rate not above 0 or not finite, 2^31 - 1
+    // samples or more, steps float32 key times cannot keep increasing, a negative marker count.
+    bad_seconds,
+    bad_rate,
+    too_many_samples,
+    rate_too_high,
+    bad_markers,
+};
+// "bad_version", "window_reversed", ...
+std::string_view option_error_name(option_error e) noexcept;
+const std::error_category& option_error_category() noexcept;
+std::error_code make_error_code(option_error e) noexcept;
+
 // Which configured limit a `limit_exceeded` error passed.
 enum class limit_kind : std::uint8_t {
     none,
@@ -107,3 +136,5 @@ struct error {
 
 template <>
 struct std::is_error_code_enum<inputanim::errc> : std::true_type {};
+template <>
+struct std::is_error_code_enum<inputanim::option_error> : std::true_type {};

@@ -107,6 +107,18 @@ class metrics_sink {
     ~metrics_sink() = default;
 };
 
+// The kinds of events a metrics_sink receives, one table each: tracked intervals and gaps,
+// pinches, fixations, saccades.
+enum class event_kind : std::uint8_t { tracking, pinch, fixations, saccades };
+// "tracking", "pinch", "fixations", "saccades": the names of `inputanim metrics --events` and of
+// Python's metrics_events.
+std::string_view event_kind_name(event_kind kind) noexcept;
+std::optional<event_kind> parse_event_kind_name(std::string_view name) noexcept;
+// Whether a kind's events are a hand's (tracking and pinch), listed by hand, then time.
+constexpr bool is_hand_event(event_kind kind) noexcept {
+    return kind == event_kind::tracking || kind == event_kind::pinch;
+}
+
 // Motion over pairs of consecutive samples (for a hand, both tracked) with finite positions.
 struct motion_metrics {
     // Metres.

@@ -12,8 +12,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <system_error>
 #include <utility>
 #include <vector>
+
+#include "inputanim/error.hpp"
 
 namespace inputanim {
 
@@ -40,6 +43,10 @@ struct thinning {
     // and on a unit direction's three.
     double rotation_distance() const noexcept;
     double direction_distance() const noexcept;
+
+    // The first tolerance thinning cannot use (option_error: bad_position_tolerance,
+    // bad_rotation_tolerance, bad_partition); a false code when there is none.
+    std::error_code problem() const noexcept;
 };
 
 // Ramer-Douglas-Peucker over the samples of one vector (1 to 4 components sharing their times).

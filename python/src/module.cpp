@@ -245,52 +245,52 @@ layout_choice layout_named(const std::string& name) {
         "layout must be 'auto', 'compact', 'full', '2019-06' or '2019-05', not '" + name + "'");
 }
 
+event_kind event_kind_named(const std::string& name) {
+    if (const auto kind = parse_event_kind_name(name)) return *kind;
+    constexpr std::array kinds{event_kind::tracking, event_kind::pinch, event_kind::fixations,
+                               event_kind::saccades};
+    std::string listed;
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+        listed += i == 0 ? "" : i + 1 == kinds.size() ? " or " : ", ";
+        listed += "'" + std::string(event_kind_name(kinds[i])) + "'";
+    }
+    throw py::value_error("kind must be " + listed + ", not '" + name + "'");
+}
+
 // A limit's value as `checked_with.limits` holds it: None (no limit) or an integer from 0 to the
-// largest T (bool refused, though Python makes it an int: True is no count). Raises ValueError
-// naming the key.
-template <class T>
-std::optional<T> limit_value(const std::string& name, const py::handle value) {
+// field's largest (bool refused, though Python makes it an int: True is no count). Raises
+// ValueError naming the key.
+std::optional<std::uint64_t> limit_value(const limit_field& field, const py::handle value) {
     if (value.is_none()) return std::nullopt;
     const auto refused = [&] {
-        return py::value_error("limits['" + name + "'] must be None or an integer from 0 to " +
-                               std::to_string(std::numeric_limits<T>::max()) + ", not " +
+        return py::value_error("limits['" + std::string(limit_name(field.kind)) +
+                               "'] must be None or an integer from 0 to " +
+                               std::to_string(field.largest) + ", not " +
                                py::cast<std::string>(py::repr(value)));
     };
     if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr())) throw refused();
     const py::int_ n = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
     if (!n) throw py::error_already_set();
-    if (n < py::int_(0) || n > py::int_(std::numeric_limits<T>::max())) throw refused();
-    return py::cast<T>(n);
+    if (n < py::int_(0) || n > py::int_(field.largest)) throw refused();
+    return py::cast<std::uint64_t>(n);
 }
 
 // The limits of a dict with the keys of `checked_with.limits` (the others refused), a key with
 // None, or absent, setting none.
 limits limits_of(const py::dict& values) {
     limits l;
-    const auto set = [&](auto& field, const std::string& name, const py::handle value) {
-        if (const auto v = limit_value<std::remove_reference_t<decltype(field)>>(name, value)) {
-            field = *v;
-        }
-    };
     for (const auto& [key, value] : values) {
         if (!py::isinstance<py::str>(key)) {
             throw py::value_error("a limit's name must be a str, not " +
                                   py::cast<std::string>(py::repr(key)));
         }
         const std::string name = py::cast<std::string>(key);
-        if (name == "max_bytes") {
-            set(l.max_bytes, name, value);
-        } else if (name == "max_keyframes_per_curve") {
-            set(l.max_keyframes_per_curve, name, value);
-        } else if (name == "max_total_keyframes") {
-            set(l.max_total_keyframes, name, value);
-        } else if (name == "max_markers") {
-            set(l.max_markers, name, value);
-        } else if (name == "max_marker_name_bytes") {
-            set(l.max_marker_name_bytes, name, value);
-        } else {
+        const std::optional<limit_kind> kind = parse_limit_name(name);
+        if (!kind || *kind == limit_kind::none) {
             throw py::value_error("unknown limit '" + name + "'");
         }
+        const limit_field& field = limit_fields[static_cast<std::size_t>(*kind) - 1];
+        if (const std::optional<std::uint64_t> v = limit_value(field, value)) field.set(l, *v);
     }
     return l;
 }
@@ -312,11 +312,7 @@ validate_options options_of(const std::string& level_name, const std::string& la
 py::dict upload_limits_dict() {
     const limits l = upload_limits();
     py::dict d;
-    d["max_bytes"] = l.max_bytes;
-    d["max_keyframes_per_curve"] = l.max_keyframes_per_curve;
-    d["max_total_keyframes"] = l.max_total_keyframes;
-    d["max_markers"] = l.max_markers;
-    d["max_marker_name_bytes"] = l.max_marker_name_bytes;
+    for (const limit_field& field : limit_fields) d[py::str(limit_name(field.kind))] = field.get(l);
     return d;
 }
 
@@ -377,19 +373,19 @@ py::array_t<T> array_of(std::vector<T>&& v) {
 // `metrics --events` prints.
 class event_columns final : public metrics_sink {
   public:
-    explicit event_columns(std::string kind) : kind_(std::move(kind)) {}
+    explicit event_columns(event_kind kind) noexcept : kind_(kind) {}
 
     void tracked(side s, const grid_interval& g) override {
-        if (kind_ == "tracking") hand_event(s, 0, g);
+        if (kind_ == event_kind::tracking) hand_event(s, 0, g);
     }
     void gap(side s, const grid_interval& g) override {
-        if (kind_ == "tracking") hand_event(s, 1, g);
+        if (kind_ == event_kind::tracking) hand_event(s, 1, g);
     }
     void pinch(side s, const grid_interval& g) override {
-        if (kind_ == "pinch") hand_event(s, 0, g);
+        if (kind_ == event_kind::pinch) hand_event(s, 0, g);
     }
     void fixation(const inputanim::fixation& f) override {
-        if (kind_ != "fixations") return;
+        if (kind_ != event_kind::fixations) return;
         when_.add(f.when);
         const std::array<float, 6> v = {f.direction.x, f.direction.y, f.direction.z,
                                         f.origin.x,    f.origin.y,    f.origin.z};
@@ -397,7 +393,7 @@ class event_columns final : public metrics_sink {
             vectors_[i].push_back(records::json_number(v[i]));
     }
     void saccade(const inputanim::saccade& s) override {
-        if (kind_ != "saccades") return;
+        if (kind_ != event_kind::saccades) return;
         when_.add(s.when);
         amplitude_.push_back(s.amplitude);
     }
@@ -405,7 +401,7 @@ class event_columns final : public metrics_sink {
     // The columns, named and ordered as the command's header (event_header): "hand" holds 0 for
     // left and 1 for right, "event" 0 for tracked and 1 for gap. Leaves the columns empty.
     py::dict take() {
-        if (kind_ == "tracking" || kind_ == "pinch") join_hands();
+        if (is_hand_event(kind_)) join_hands();
         py::dict columns;
         for (const auto& [name, value] : records::event_header(kind_)) {
             if (value.is_array()) {
@@ -479,7 +475,7 @@ class event_columns final : public metrics_sink {
         throw std::logic_error("no event column " + name);
     }
 
-    std::string kind_;
+    event_kind kind_;
     std::array<hand_rows, 2> hands_;
     std::vector<std::uint8_t> hand_;
     std::vector<std::uint8_t> event_;
@@ -570,11 +566,7 @@ class open_recording {
     // metrics() does, and for a kind that is not one.
     py::dict events(const py::dict& params, const std::string& kind) const {
         const metrics_options options = metrics_options_of(params);
-        if (kind != "tracking" && kind != "pinch" && kind != "fixations" && kind != "saccades") {
-            throw py::value_error(
-                "kind must be 'tracking', 'pinch', 'fixations' or 'saccades', not '" + kind + "'");
-        }
-        event_columns columns(kind);
+        event_columns columns(event_kind_named(kind));
         recording_metrics m;
         measure_without_gil(options, m, &columns);
         return columns.take();
@@ -1061,7 +1053,7 @@ PYBIND11_MODULE(_core, m) {
         "event_columns",
         [](const std::string& kind) {
             py::list columns;
-            for (const auto& [name, value] : records::event_header(kind)) {
+            for (const auto& [name, value] : records::event_header(event_kind_named(kind))) {
                 columns.append(py::make_tuple(text(name), value.is_array()));
             }
             return columns;

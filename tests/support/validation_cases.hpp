@@ -17,6 +17,7 @@
 #include "inputanim/generate.hpp"
 #include "inputanim/inputanim.hpp"
 #include "support/builders.hpp"
+#include "support/generated.hpp"
 
 namespace inputanim::testing {
 
@@ -191,7 +192,7 @@ inline std::vector<bytes> mixed_files() {
     g.markers = 3;
     for (const layout l : {layout::compact, layout::full}) {
         g.layout = l;
-        model m = generate(g);
+        model m = generated_model(g);
         // A rotation off unit length and a negative time, for the warnings.
         m[camera_curve(pose_channel::rotation_w)].keys[1].value = 3.0f;
         m[camera_curve(pose_channel::position_y)].keys[0].time = -0.25f;

@@ -74,8 +74,8 @@ int run_gen(gen_options& g) {
     o.minor = g.version == "1.0" ? 0 : 1;
     o.layout = g.layout.value_or(layout::compact);
     o.blocks = block_flags{!g.no_camera, !g.no_hands, !g.no_gaze};
-    if (const std::string_view problem = o.problem(); !problem.empty()) {
-        std::cerr << "inputanim gen: " << problem << '\n';
+    if (const std::error_code problem = o.problem()) {
+        std::cerr << "inputanim gen: " << problem.message() << '\n';
         return exit_usage;
     }
     if (g.output.empty() == (g.count == 0)) {

@@ -45,7 +45,8 @@ struct metrics_cli_options {
     double min_fixation = metrics_options{}.min_fixation;
     bool json = false;
     bool csv = false;
-    std::string events;
+    // The kind of events to list instead of the metrics.
+    std::optional<event_kind> events;
     inputanim::level level = level::full;
     std::uint64_t max_bytes = default_max_whole_bytes;
     std::uint64_t max_rows = default_max_rows;
@@ -107,26 +108,26 @@ void write_csv_row(stdout_writer& out, std::string_view path, const fields& f, b
 // hands, so a hand's table takes one measure() per hand, each writing only that hand's events.
 class event_printer final : public metrics_sink {
   public:
-    event_printer(stdout_writer& out, std::string_view path, std::string_view kind, bool csv)
+    event_printer(stdout_writer& out, std::string_view path, event_kind kind, bool csv)
         : out_(out), path_(path), kind_(kind), csv_(csv) {}
 
     // The hand whose events are written (fixations and saccades are written whatever it is).
     void only(side s) noexcept { hand_ = s; }
 
     void tracked(side s, const grid_interval& g) override {
-        if (kind_ == "tracking") hand_event(s, "tracked", g);
+        if (kind_ == event_kind::tracking) hand_event(s, "tracked", g);
     }
     void gap(side s, const grid_interval& g) override {
-        if (kind_ == "tracking") hand_event(s, "gap", g);
+        if (kind_ == event_kind::tracking) hand_event(s, "gap", g);
     }
     void pinch(side s, const grid_interval& g) override {
-        if (kind_ == "pinch") hand_event(s, "pinch", g);
+        if (kind_ == event_kind::pinch) hand_event(s, "pinch", g);
     }
     void fixation(const inputanim::fixation& f) override {
-        if (kind_ == "fixations") write(fixation_fields(f));
+        if (kind_ == event_kind::fixations) write(fixation_fields(f));
     }
     void saccade(const inputanim::saccade& s) override {
-        if (kind_ == "saccades") write(saccade_fields(s));
+        if (kind_ == event_kind::saccades) write(saccade_fields(s));
     }
 
   private:
@@ -145,7 +146,7 @@ class event_printer final : public metrics_sink {
 
     stdout_writer& out_;
     std::string_view path_;
-    std::string_view kind_;
+    event_kind kind_;
     bool csv_;
     side hand_ = side::left;
 };
@@ -194,7 +195,7 @@ int run_metrics(const metrics_cli_options& o) {
     const bool csv = o.csv;
     stdout_writer out;
     if (csv) {
-        write_csv_row(out, "", o.events.empty() ? metrics_row({}) : event_header(o.events), true);
+        write_csv_row(out, "", !o.events ? metrics_row({}) : event_header(*o.events), true);
     }
     int status = exit_valid;
     const auto failed = [&](int s) {
@@ -235,7 +236,7 @@ int run_metrics(const metrics_cli_options& o) {
             }
             return true;
         };
-        if (o.events.empty()) {
+        if (!o.events) {
             if (!measured(nullptr)) continue;
             if (csv) {
                 write_csv_row(out, file, metrics_row(m), false);
@@ -244,11 +245,11 @@ int run_metrics(const metrics_cli_options& o) {
             }
             continue;
         }
-        event_printer events(out, file, o.events, csv);
+        event_printer events(out, file, *o.events, csv);
         if (!measured(&events)) continue;
         // The first measure wrote the left hand's events (or the gaze's); the right hand's take
         // a second one when the recording has that hand.
-        if ((o.events == "tracking" || o.events == "pinch") && m.hands[1] && !out.failed()) {
+        if (is_hand_event(*o.events) && m.hands[1] && !out.failed()) {
             events.only(side::right);
             measured(&events);
         }
@@ -300,9 +301,7 @@ command add_metrics_command(CLI::App& app) {
     CLI::Option* json_flag =
         cmd->add_flag("--json", o->json, "One JSON object per line (JSON Lines; the default)");
     cmd->add_flag("--csv", o->csv, "CSV with a header and a path column")->excludes(json_flag);
-    cmd->add_option("--events", o->events,
-                    "Instead of the metrics, a table of one kind of event per file")
-        ->check(CLI::IsMember({"tracking", "pinch", "fixations", "saccades"}));
+    add_event_kind_option(*cmd, o->events);
     add_level_option(*cmd, o->level,
                      "full: refuse a file that fails validation at level full; structure: measure "
                      "any file whose structure is sound");

@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -42,6 +43,13 @@ CLI::Option* add_named_option(CLI::App& cmd, const std::string& flag, Name name,
         ->check(CLI::IsMember(names_of<Enum>(name, parse)));
 }
 
+// --max-bytes, --max-keyframes-per-curve, ...: a limit's name as a flag.
+std::string flag_of(const limit_field& field) {
+    std::string flag = "--" + std::string(limit_name(field.kind));
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    return flag;
+}
+
 }  // namespace
 
 CLI::Option* add_level_option(CLI::App& cmd, level& value, const std::string& description) {
@@ -68,6 +76,13 @@ CLI::Option* add_layout_option(CLI::App& cmd, std::optional<layout>& value,
         description);
     if (value) option->default_str(std::string(layout_name(*value)));
     return option;
+}
+
+CLI::Option* add_event_kind_option(CLI::App& cmd, std::optional<event_kind>& value) {
+    return add_named_option<event_kind>(
+        cmd, "--events", event_kind_name, parse_event_kind_name,
+        [&value](event_kind kind) { value = kind; },
+        "Instead of the metrics, a table of one kind of event per file");
 }
 
 CLI::Option* add_max_bytes_option(CLI::App& cmd, std::uint64_t& max_bytes) {
@@ -103,42 +118,27 @@ void add_check_options(CLI::App& cmd, check_options& options) {
 }
 
 void add_limit_options(CLI::App& cmd, inputanim::limits& limits) {
-    constexpr std::uint64_t u32_max = std::numeric_limits<std::uint32_t>::max();
-    constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
-    const auto add = [&](const char* name, auto& value, std::uint64_t max, const char* what) {
-        cmd.add_option(name, value, what)
-            ->transform(count_up_to(max))
+    const std::string group = "Limits (a file passing one is invalid: limit_exceeded)";
+    for (const limit_field& field : limit_fields) {
+        cmd.add_option_function<std::uint64_t>(
+               flag_of(field), [&limits, &field](std::uint64_t value) { field.set(limits, value); },
+               std::string(field.description))
+            ->transform(count_up_to(field.largest))
             ->type_name("N")
-            ->group("Limits (a file passing one is invalid: limit_exceeded)");
-    };
-    add("--max-bytes", limits.max_bytes, u64_max, "Largest accepted file size in bytes");
-    add("--max-keyframes-per-curve", limits.max_keyframes_per_curve, u32_max,
-        "Most keyframes accepted in one curve");
-    add("--max-total-keyframes", limits.max_total_keyframes, u64_max,
-        "Most keyframes accepted in the whole file");
-    add("--max-markers", limits.max_markers, u32_max, "Most markers accepted");
-    add("--max-marker-name-bytes", limits.max_marker_name_bytes, u32_max,
-        "Longest accepted marker name in bytes");
+            ->group(group);
+    }
     auto upload = std::make_shared<bool>(false);
     cmd.add_flag("--upload-limits", *upload,
                  "Apply the limits docs/SECURITY.md recommends for uploads (each --max-* flag "
                  "given still wins)")
-        ->group("Limits (a file passing one is invalid: limit_exceeded)");
+        ->group(group);
     // After parsing, so that the order of the flags on the command line does not matter.
     cmd.parse_complete_callback([&cmd, &limits, upload] {
         if (!*upload) return;
         const inputanim::limits recommended = upload_limits();
-        const auto unless_given = [&](const char* name, auto& value, auto preset_value) {
-            if (cmd.count(name) == 0) value = preset_value;
-        };
-        unless_given("--max-bytes", limits.max_bytes, recommended.max_bytes);
-        unless_given("--max-keyframes-per-curve", limits.max_keyframes_per_curve,
-                     recommended.max_keyframes_per_curve);
-        unless_given("--max-total-keyframes", limits.max_total_keyframes,
-                     recommended.max_total_keyframes);
-        unless_given("--max-markers", limits.max_markers, recommended.max_markers);
-        unless_given("--max-marker-name-bytes", limits.max_marker_name_bytes,
-                     recommended.max_marker_name_bytes);
+        for (const limit_field& field : limit_fields) {
+            if (cmd.count(flag_of(field)) == 0) field.set(limits, field.get(recommended));
+        }
     });
 }
 

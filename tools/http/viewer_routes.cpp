@@ -103,8 +103,8 @@ std::span<const std::byte> inflate_upload(std::span<const std::byte> body,
 // (the rows `inputanim metrics --events pinch` and `--events fixations` print), up to
 // viewer_max_events of a kind: those after are counted by the metrics alone.
 struct timeline_events final : metrics_sink {
-    event_collector pinches{"pinch"};
-    event_collector fixations{"fixations"};
+    event_collector pinches{event_kind::pinch};
+    event_collector fixations{event_kind::fixations};
 
     void pinch(side s, const grid_interval& g) override {
         if (pinches.hand_events.size() < viewer_max_events) pinches.pinch(s, g);
@@ -114,9 +114,9 @@ struct timeline_events final : metrics_sink {
     }
 };
 
-nlohmann::json event_list(event_collector& e, std::string_view kind) {
+nlohmann::json event_list(event_collector& e) {
     nlohmann::json list = nlohmann::json::array();
-    for (const fields& f : event_rows(e, kind)) list.push_back(object_of(f));
+    for (const fields& f : event_rows(e)) list.push_back(object_of(f));
     return list;
 }
 
@@ -167,8 +167,8 @@ timeline_metrics measure_timeline(const recording& rec, std::span<const std::byt
     }
     out.metrics = metrics_json(m);
     out.metrics["measured_with"] = metrics_options_json(options);
-    out.events = {{"pinch", event_list(events.pinches, "pinch")},
-                  {"fixations", event_list(events.fixations, "fixations")}};
+    out.events = {{event_kind_name(event_kind::pinch), event_list(events.pinches)},
+                  {event_kind_name(event_kind::fixations), event_list(events.fixations)}};
     const auto add_note = [&](const std::string& n) {
         out.note += (out.note.empty() ? "" : "; ") + n;
     };

@@ -100,9 +100,9 @@ fields metrics_row(const recording_metrics& m) {
 }
 
 fields hand_event_fields(side hand, std::string_view event, const grid_interval& when,
-                         std::string_view kind) {
+                         event_kind kind) {
     fields f = {{"hand", hand_name(hand)}};
-    if (kind == "tracking") f.emplace_back("event", event);
+    if (kind == event_kind::tracking) f.emplace_back("event", event);
     for (auto& field : interval_fields(when)) f.push_back(std::move(field));
     return f;
 }
@@ -124,23 +124,30 @@ fields saccade_fields(const inputanim::saccade& s) {
     return f;
 }
 
-std::vector<fields> event_rows(event_collector& e, std::string_view kind) {
+std::vector<fields> event_rows(event_collector& e) {
     std::vector<fields> rows;
     std::stable_sort(e.hand_events.begin(), e.hand_events.end(), [](const auto& a, const auto& b) {
         return a.hand < b.hand || (a.hand == b.hand && a.when.start_sample < b.when.start_sample);
     });
     for (const auto& h : e.hand_events)
-        rows.push_back(hand_event_fields(h.hand, h.kind, h.when, kind));
+        rows.push_back(hand_event_fields(h.hand, h.event, h.when, e.wanted()));
     for (const inputanim::fixation& x : e.fixations) rows.push_back(fixation_fields(x));
     for (const inputanim::saccade& s : e.saccades) rows.push_back(saccade_fields(s));
     return rows;
 }
 
 // The columns of an event table: the fields of an event of that kind.
-fields event_header(std::string_view kind) {
-    if (kind == "tracking" || kind == "pinch") return hand_event_fields(side::left, "", {}, kind);
-    if (kind == "fixations") return fixation_fields({});
-    return saccade_fields({});
+fields event_header(event_kind kind) {
+    switch (kind) {
+        case event_kind::tracking:
+        case event_kind::pinch:
+            return hand_event_fields(side::left, "", {}, kind);
+        case event_kind::fixations:
+            return fixation_fields({});
+        case event_kind::saccades:
+            return saccade_fields({});
+    }
+    return {};
 }
 
 json metrics_json(const recording_metrics& m) {

@@ -27,30 +27,32 @@ nlohmann::json metrics_options_json(const metrics_options& o);
 fields metrics_row(const recording_metrics& m);
 nlohmann::json object_of(const fields& f);
 
-// The events of one kind ("tracking": tracked intervals and gaps, "pinch", "fixations",
-// "saccades") that measure() sends, kept for event_rows.
+// The events of one kind that measure() sends, kept for event_rows.
 struct event_collector final : metrics_sink {
     struct hand_event {
         side hand;
-        std::string_view kind;
+        // "tracked" or "gap" (kind tracking), or "pinch".
+        std::string_view event;
         grid_interval when;
     };
-    explicit event_collector(std::string_view wanted) : wanted_(wanted) {}
+    explicit event_collector(event_kind wanted) noexcept : wanted_(wanted) {}
+
+    event_kind wanted() const noexcept { return wanted_; }
 
     void tracked(side s, const grid_interval& g) override {
-        if (wanted_ == "tracking") hand_events.push_back({s, "tracked", g});
+        if (wanted_ == event_kind::tracking) hand_events.push_back({s, "tracked", g});
     }
     void gap(side s, const grid_interval& g) override {
-        if (wanted_ == "tracking") hand_events.push_back({s, "gap", g});
+        if (wanted_ == event_kind::tracking) hand_events.push_back({s, "gap", g});
     }
     void pinch(side s, const grid_interval& g) override {
-        if (wanted_ == "pinch") hand_events.push_back({s, "pinch", g});
+        if (wanted_ == event_kind::pinch) hand_events.push_back({s, "pinch", g});
     }
     void fixation(const inputanim::fixation& f) override {
-        if (wanted_ == "fixations") fixations.push_back(f);
+        if (wanted_ == event_kind::fixations) fixations.push_back(f);
     }
     void saccade(const inputanim::saccade& s) override {
-        if (wanted_ == "saccades") saccades.push_back(s);
+        if (wanted_ == event_kind::saccades) saccades.push_back(s);
     }
 
     std::vector<hand_event> hand_events;
@@ -58,19 +60,19 @@ struct event_collector final : metrics_sink {
     std::vector<inputanim::saccade> saccades;
 
   private:
-    std::string_view wanted_;
+    event_kind wanted_;
 };
 
 // The fields of one event, a row of its kind's table: a hand's event (with `event`, "tracked" or
-// "gap", when the kind is "tracking"), a fixation (its direction and origin [x, y, z] arrays), a
+// "gap", when the kind is tracking), a fixation (its direction and origin [x, y, z] arrays), a
 // saccade.
 fields hand_event_fields(side hand, std::string_view event, const grid_interval& when,
-                         std::string_view kind);
+                         event_kind kind);
 fields fixation_fields(const inputanim::fixation& f);
 fields saccade_fields(const inputanim::saccade& s);
 // Each event as its fields, in the table's order: a hand's events by hand, then time.
-std::vector<fields> event_rows(event_collector& e, std::string_view kind);
+std::vector<fields> event_rows(event_collector& e);
 // The fields of an event of that kind (the columns of its table).
-fields event_header(std::string_view kind);
+fields event_header(event_kind kind);
 
 }  // namespace inputanim::records

@@ -105,29 +105,17 @@ std::string json_line(std::string_view path, nlohmann::json fields) {
 }
 
 nlohmann::json options_json(const validate_options& how) {
-    const auto ceiling = [](auto value) {
-        return value == std::numeric_limits<decltype(value)>::max() ? nlohmann::json(nullptr)
-                                                                    : nlohmann::json(value);
-    };
-    const limits& l = how.limits;
-    // Unset per-curve and marker ceilings sit at INT32_MAX, the largest count a file can hold.
-    const auto count_ceiling = [](std::uint32_t value) {
-        return value >= static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max())
-                   ? nlohmann::json(nullptr)
-                   : nlohmann::json(value);
-    };
+    // A ceiling at or above its unset value checks nothing: null.
+    nlohmann::json limits = nlohmann::json::object();
+    for (const limit_field& field : limit_fields) {
+        const std::uint64_t value = field.get(how.limits);
+        limits[limit_name(field.kind)] =
+            value >= field.unset ? nlohmann::json(nullptr) : nlohmann::json(value);
+    }
     return {
         {"level", level_name(how.level)},
         {"layout", layout_choice_name(how.layout)},
-        {"limits",
-         {
-             {limit_name(limit_kind::bytes), ceiling(l.max_bytes)},
-             {limit_name(limit_kind::keyframes_per_curve),
-              count_ceiling(l.max_keyframes_per_curve)},
-             {limit_name(limit_kind::total_keyframes), ceiling(l.max_total_keyframes)},
-             {limit_name(limit_kind::markers), count_ceiling(l.max_markers)},
-             {limit_name(limit_kind::marker_name_bytes), count_ceiling(l.max_marker_name_bytes)},
-         }},
+        {"limits", std::move(limits)},
         {"rules", rules_version},
     };
 }

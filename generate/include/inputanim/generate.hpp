@@ -5,7 +5,9 @@
 //     inputanim::generate_options o;
 //     o.seconds = 60;
 //     o.seed = 7;
-//     std::vector<std::byte> bytes = inputanim::write(inputanim::generate(o));
+//     inputanim::model m;
+//     if (std::error_code ec = inputanim::generate(o, m)) fail(ec.message());
+//     std::vector<std::byte> bytes = inputanim::write(m);
 //
 // Every motion is sampled at i / rate seconds (i = 0 .. floor(seconds x rate)) and each curve is
 // then thinned as MRTK 2.6+ does (Ramer-Douglas-Peucker, `thinning` in inputanim/thin.hpp) unless
@@ -17,7 +19,6 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
-#include <string_view>
 #include <system_error>
 
 #include "inputanim/format.hpp"
@@ -43,25 +44,26 @@ struct generate_options {
     bool raw = false;
     thinning tolerances{};
 
-    // Empty when the options can be generated; otherwise what is wrong with them (a negative or
-    // non-finite duration, a rate whose steps float32 key times cannot keep strictly increasing,
-    // more than 2^31-1 samples, an unknown minor version, a negative marker count or tolerance).
-    std::string_view problem() const noexcept;
+    // The first option that cannot be generated (option_error: bad_seconds, bad_rate,
+    // too_many_samples, rate_too_high for steps float32 key times cannot keep strictly
+    // increasing, bad_version, bad_layout, bad_markers, or the tolerances' problem); a false code
+    // when there is none.
+    std::error_code problem() const noexcept;
 };
 
-// The recording as a model (its curves in file order hold the generated keys). Throws
-// std::invalid_argument with `problem()` when the options are not usable.
-model generate(const generate_options& options);
+// The recording as a model in `out` (its curves in file order hold the generated keys), or the
+// options' problem, leaving `out` as it was.
+std::error_code generate(const generate_options& options, model& out);
 
 // Generates one curve at a time, in file order, calling `sink` with each (the curve is valid only
 // during the call): memory stays proportional to one curve's samples, whatever the duration.
-// Markers are not passed. Throws like `generate`.
-void generate_curves(const generate_options& options,
-                     const std::function<void(curve_id, const curve&)>& sink);
+// Markers are not passed. Returns the options' problem, before any curve, when they have one.
+std::error_code generate_curves(const generate_options& options,
+                                const std::function<void(curve_id, const curve&)>& sink);
 
 // Writes the recording's bytes to `sink` curve by curve through the writer's encoder, without
-// holding the model: the bytes are exactly write(generate(options)). Returns the encoder's first
-// error (the sink's failure). Throws like `generate`.
+// holding the model: the bytes are exactly those of write() of generate()'s model. Returns the
+// options' problem (nothing written), else the encoder's first error (the sink's failure).
 std::error_code generate_to(const generate_options& options, byte_sink& sink);
 // The same into a stream: a failed write is std::errc::io_error, and stays in `out`'s state.
 std::error_code generate_to(const generate_options& options, std::ostream& out);

@@ -39,7 +39,12 @@ int main(int argc, char** argv) {
     inputanim::generate_options options;
     options.seconds = 1;
     options.markers = 1;
-    if (!inputanim::validate(inputanim::write(inputanim::generate(options))).valid()) {
+    inputanim::model generated;
+    if (const std::error_code ec = inputanim::generate(options, generated)) {
+        std::fprintf(stderr, "cannot generate: %s\n", ec.message().c_str());
+        return 1;
+    }
+    if (!inputanim::validate(inputanim::write(generated)).valid()) {
         std::fprintf(stderr, "the generated recording is invalid\n");
         return 1;
     }
