@@ -30,7 +30,6 @@ struct gen_options {
     std::string dir;
     unsigned count = 0;
     std::string version = "1.1";
-    std::optional<inputanim::layout> layout = layout::compact;
     bool no_camera = false;
     bool no_hands = false;
     bool no_gaze = false;
@@ -72,7 +71,6 @@ int write_one(const generate_options& o, const std::string& path) {
 int run_gen(gen_options& g) {
     generate_options& o = g.gen;
     o.minor = g.version == "1.0" ? 0 : 1;
-    o.layout = g.layout.value_or(layout::compact);
     o.blocks = block_flags{!g.no_camera, !g.no_hands, !g.no_gaze};
     if (const std::error_code problem = o.problem()) {
         std::cerr << "inputanim gen: " << problem.message() << '\n';
@@ -125,7 +123,7 @@ command add_gen_command(CLI::App& app) {
     cmd->add_option("--version", g->version, "File version")
         ->check(CLI::IsMember({"1.0", "1.1"}))
         ->capture_default_str();
-    add_layout_option(*cmd, g->layout, "v1.1 float keyframes: compact (MRTK) or full");
+    add_layout_option(*cmd, g->gen.layout, "v1.1 float keyframes: compact (MRTK) or full");
     cmd->add_flag("--no-camera", g->no_camera, "Leave out the camera block");
     cmd->add_flag("--no-hands", g->no_hands, "Leave out the hands block");
     cmd->add_flag("--no-gaze", g->no_gaze, "Leave out the eye gaze block");

@@ -71,11 +71,16 @@ CLI::Option* add_layout_choice_option(CLI::App& cmd, layout_choice& value) {
 
 CLI::Option* add_layout_option(CLI::App& cmd, std::optional<layout>& value,
                                const std::string& description) {
-    CLI::Option* option = add_named_option<layout>(
+    return add_named_option<layout>(
         cmd, "--layout", layout_name, parse_layout_name, [&value](layout l) { value = l; },
         description);
-    if (value) option->default_str(std::string(layout_name(*value)));
-    return option;
+}
+
+CLI::Option* add_layout_option(CLI::App& cmd, layout& value, const std::string& description) {
+    return add_named_option<layout>(
+               cmd, "--layout", layout_name, parse_layout_name, [&value](layout l) { value = l; },
+               description)
+        ->default_str(std::string(layout_name(value)));
 }
 
 CLI::Option* add_event_kind_option(CLI::App& cmd, std::optional<event_kind>& value) {

@@ -32,6 +32,8 @@ CLI::Option* add_layout_choice_option(CLI::App& cmd, layout_choice& value);
 // --layout NAME, the layout a writer writes: compact or full. Empty `value`: not given.
 CLI::Option* add_layout_option(CLI::App& cmd, std::optional<layout>& value,
                                const std::string& description);
+// The same into a layout whose value is the default shown in the help.
+CLI::Option* add_layout_option(CLI::App& cmd, layout& value, const std::string& description);
 // --events NAME (tracking, pinch, fixations or saccades) of `metrics`. Empty `value`: not given.
 CLI::Option* add_event_kind_option(CLI::App& cmd, std::optional<event_kind>& value);
 // --max-bytes of the commands that hold a recording whole (dump, sample, metrics): the largest

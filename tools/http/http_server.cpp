@@ -23,12 +23,11 @@
 #include "http/beast.hpp"
 
 #include "http/framing.hpp"
+#include "http/validate_route.hpp"
 #include "http/viewer_routes.hpp"
 #include "inputanim/input.hpp"
-#include "inputanim/stream.hpp"
 #include "records/ceilings.hpp"
 #include "records/exit_status.hpp"
-#include "records/report_json.hpp"
 #include "records/text.hpp"
 #include "records/threads.hpp"
 
@@ -37,10 +36,8 @@ namespace inputanim::http {
 using records::exit_unreadable;
 using records::exit_usage;
 using records::exit_valid;
-using records::json_line;
 using records::max_threads;
 using records::printable;
-using records::report_json;
 using records::start_threads;
 
 namespace {
@@ -64,49 +61,6 @@ constexpr std::size_t read_size = 32 * 1024;
 // with unread data causes (as nginx's lingering close).
 constexpr std::chrono::seconds linger_time{2};
 constexpr std::string_view server_name = "inputanim/" INPUTANIM_VERSION;
-
-// What validate says of a file over the byte ceiling (checked before anything else).
-report oversized(std::uint64_t max_bytes, std::uint64_t bytes) {
-    report r;
-    r.summary.bytes = bytes;
-    r.error = error{errc::limit_exceeded, max_bytes, error_place::none, {}, -1, limit_kind::bytes};
-    return r;
-}
-
-// The validator of one request body: the library's chunk_validator (gzip recognised by content),
-// and a body declared gzip-encoded that is not gzip is a damaged gzip stream at its first byte.
-class body_validator {
-  public:
-    body_validator(const validate_options& how, bool declared_gzip)
-        : v_(how), declared_gzip_(declared_gzip) {}
-    stream_status feed(std::span<const std::byte> bytes) {
-        if (not_as_declared()) return stream_status::error;
-        const stream_status s = v_.feed(bytes);
-        return not_as_declared() ? stream_status::error : s;
-    }
-    const report& finish() {
-        const report& r = v_.finish();
-        if (!not_as_declared() && !(declared_gzip_ && !v_.gzip())) return r;
-        mismatch_ = report{};
-        mismatch_.error =
-            error{errc::bad_compression, 0, error_place::none, {}, -1, limit_kind::none};
-        return mismatch_;
-    }
-    // The recording's bytes taken up to the verdict (inflated for gzip).
-    std::uint64_t bytes() const { return v_.recording_bytes(); }
-    std::optional<std::uint64_t> compressed() const { return v_.compressed_bytes(); }
-    bool gzip() const { return v_.gzip(); }
-
-  private:
-    // The first two bytes are known and are not gzip's, though the body was declared gzip.
-    bool not_as_declared() const {
-        return declared_gzip_ && !v_.gzip() && v_.recording_bytes() >= 2;
-    }
-
-    chunk_validator v_;
-    bool declared_gzip_;
-    report mismatch_{};
-};
 
 // When the next read of a request body must end. Silence is bounded by `timeout`; the pace by
 // `min_rate`: after a first `timeout`, each byte received buys 1/min_rate seconds more (as
@@ -190,8 +144,7 @@ answer report_answer(unsigned status, const std::string& name, const report& rep
                      const validate_options& how, std::uint64_t bytes,
                      std::optional<std::uint64_t> compressed) {
     answer a;
-    a.status = status;
-    a.body = json_line(name, report_json(rep, how, bytes, compressed)) + "\n";
+    a.take(report_response(status, name, rep, how, bytes, compressed));
     return a;
 }
 
@@ -638,8 +591,7 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
     if (page) {
         a.take(std::move(*page));
     } else if (path == "/healthz" && req.method() == http::verb::get) {
-        a.body = "ok\n";
-        a.content_type = "text/plain";
+        a.take(health_response());
     } else if (post_only || path == "/healthz" || viewer_get(nullptr, path)) {
         a = error_answer(405, "method_not_allowed",
                          std::string(path) + " accepts " + (post_only ? "POST" : "GET") + " only");

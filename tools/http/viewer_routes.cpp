@@ -1,8 +1,5 @@
 #include "http/viewer_routes.hpp"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -70,29 +67,13 @@ grid_error frames_grid(const recording& rec, resampler& rs, double& rate,
     return fitted;
 }
 
-// Reads the whole recording behind a gzip upload: the body goes into an anonymous in-memory file,
-// which the front door maps and inflates as it does a .bin.gz on disk.
+// Reads the whole recording behind a gzip upload: the front door copies the body into an anonymous
+// in-memory file, which it maps and inflates as it does a .bin.gz on disk.
 std::span<const std::byte> inflate_upload(std::span<const std::byte> body,
                                           const validate_options& how, input& in,
                                           std::vector<std::byte>& storage) {
-    const int fd = ::memfd_create("inputanim-upload", MFD_CLOEXEC);
-    if (fd < 0) return {};
-    std::size_t written = 0;
-    while (written < body.size()) {
-        const ssize_t n = ::write(fd, body.data() + written, body.size() - written);
-        if (n <= 0) {
-            ::close(fd);
-            return {};
-        }
-        written += static_cast<std::size_t>(n);
-    }
-    // At its start, the file is mapped (not read as a stream from where the writes left off).
-    if (::lseek(fd, 0, SEEK_SET) != 0) {
-        ::close(fd);
-        return {};
-    }
     std::error_code ec;
-    in = input::from_fd(fd, ec, false);
+    in = input::from_bytes(body, ec);
     if (ec) return {};
     const whole_input whole = read_whole(in, how, storage);
     if (whole.io || whole.invalid) return {};
