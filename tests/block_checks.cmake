@@ -6,6 +6,6 @@ if(TARGET inputanim_block_tests)
   target_link_libraries(inputanim_block_tests PRIVATE Boost::headers)
   # validate's tests on long curves and the kernels' own, once more with the baseline kernels
   # forced: on a processor with AVX2 validate would otherwise never run them.
-  gtest_discover_tests(inputanim_block_tests TEST_PREFIX "baseline." DISCOVERY_TIMEOUT 60
-                       PROPERTIES ENVIRONMENT INPUTANIM_FORCE_IMPLEMENTATION=baseline)
+  inputanim_add_suites(inputanim_block_tests PREFIX "baseline."
+                       ENVIRONMENT INPUTANIM_FORCE_IMPLEMENTATION=baseline)
 endif()

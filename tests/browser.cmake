@@ -5,5 +5,5 @@ if(TARGET inputanim_cli AND EXISTS /usr/bin/python3)
   add_test(NAME viewer_browser
     COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/browser/viewer_test.py
             --cli $<TARGET_FILE:inputanim_cli> --out ${CMAKE_BINARY_DIR}/viewer-screenshots)
-  set_tests_properties(viewer_browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240)
+  set_tests_properties(viewer_browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 COST 500)
 endif()
