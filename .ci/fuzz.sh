@@ -10,6 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+if [ -z "${FUZZ_CXX:-}" ] && ! command -v clang++ >/dev/null; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends clang >/dev/null
+fi
 
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-2}

@@ -2,7 +2,10 @@
 # Installs what building and testing inputanim needs on Debian 12, from Debian's packages only.
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build g++ clang
+  build-essential cmake ninja-build g++
+  # fuzzer/FuzzedDataProvider.h, with which gcc builds the fuzz harnesses that ctest replays
+  # (.ci/fuzz.sh installs clang itself for the libFuzzer campaign).
+  libclang-rt-14-dev
   libboost-dev libboost-iostreams-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libsqlite3-dev sqlite3
