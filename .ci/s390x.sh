@@ -76,5 +76,6 @@ echo "$header" | grep -q 'big endian' || { echo "!! the test programs are not bi
 echo "$header" | grep -q 'IBM S/390' || { echo "!! the test programs are not s390x"; exit 1; }
 [ -f "$library" ]
 echo "== running the tests under qemu-s390x, big-endian ($((SECONDS - start)) s)"
-ctest --test-dir "$build/inputanim" -j "$jobs" --output-on-failure --timeout 300
+# A ctest test is a whole GoogleTest suite, under qemu several minutes for the longest.
+ctest --test-dir "$build/inputanim" -j "$jobs" --output-on-failure --timeout 1200
 echo "s390x: every test passed under qemu in $((SECONDS - start)) s"
