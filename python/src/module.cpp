@@ -247,12 +247,14 @@ layout_choice layout_named(const std::string& name) {
 
 event_kind event_kind_named(const std::string& name) {
     if (const auto kind = parse_event_kind_name(name)) return *kind;
-    constexpr std::array kinds{event_kind::tracking, event_kind::pinch, event_kind::fixations,
-                               event_kind::saccades};
+    // Every kind's name, in the enumeration's order, up to the first value that names none.
+    std::vector<std::string> kinds;
+    for (unsigned v = 0; parse_event_kind_name(event_kind_name(static_cast<event_kind>(v))); ++v) {
+        kinds.push_back("'" + std::string(event_kind_name(static_cast<event_kind>(v))) + "'");
+    }
     std::string listed;
     for (std::size_t i = 0; i < kinds.size(); ++i) {
-        listed += i == 0 ? "" : i + 1 == kinds.size() ? " or " : ", ";
-        listed += "'" + std::string(event_kind_name(kinds[i])) + "'";
+        listed += (i == 0 ? "" : i + 1 == kinds.size() ? " or " : ", ") + kinds[i];
     }
     throw py::value_error("kind must be " + listed + ", not '" + name + "'");
 }
