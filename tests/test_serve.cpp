@@ -506,6 +506,19 @@ TEST_F(Serve, SigtermOrSigintWithNothingInFlightExits0AtOnce) {
     }
 }
 
+TEST_F(Serve, StopSignalsThatGoOnArrivingWhileItShutsDownStillLeaveExit0) {
+    // GNU timeout, for one, sends SIGTERM twice; a signal that comes as the server finishes
+    // must not turn a clean shutdown into death by signal.
+    for (int sig : {SIGTERM, SIGINT}) {
+        for (int round = 0; round < 5; ++round) {
+            server_process& s = start();
+            EXPECT_EQ(curl({s.url("/healthz")}).status, 200);
+            EXPECT_EQ(s.wait(10s, sig), 0) << "signal " << sig << ", round " << round << '\n'
+                                           << s.log();
+        }
+    }
+}
+
 TEST_F(Serve, AnUploadStalledPastTheShutdownDeadlineIsCut) {
     server_process& s = start({"--shutdown-timeout", "1"});
     raw_client upload(s.port());

@@ -160,7 +160,9 @@ class server_process {
 
     void signal(int sig) const { ::kill(pid_, sig); }
     // Waits up to `limit` for the server to exit: its exit status, or -1 (it is then killed).
-    int wait(std::chrono::seconds limit) {
+    // With `repeating`, sends that signal every millisecond until then, as a supervisor that
+    // repeats itself would.
+    int wait(std::chrono::seconds limit, int repeating = 0) {
         const steady::time_point deadline = steady::now() + limit;
         int status = 0;
         while (steady::now() < deadline) {
@@ -168,7 +170,8 @@ class server_process {
                 pid_ = -1;
                 return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
             }
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            if (repeating != 0) signal(repeating);
+            std::this_thread::sleep_for(std::chrono::milliseconds(repeating != 0 ? 1 : 10));
         }
         return -1;
     }

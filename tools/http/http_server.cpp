@@ -317,8 +317,32 @@ class server {
     net::signal_set signals_;
 };
 
+// SIGINT and SIGTERM blocked in this thread while alive. Threads inherit the mask: the threads the
+// server starts never take a stop signal, so the thread that called run_server can stop taking
+// them all before the handlers are torn down.
+class stop_signals_blocked {
+  public:
+    stop_signals_blocked() {
+        sigemptyset(&stop_);
+        sigaddset(&stop_, SIGINT);
+        sigaddset(&stop_, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &stop_, &before_);
+    }
+    stop_signals_blocked(const stop_signals_blocked&) = delete;
+    stop_signals_blocked& operator=(const stop_signals_blocked&) = delete;
+    ~stop_signals_blocked() { pthread_sigmask(SIG_SETMASK, &before_, nullptr); }
+
+  private:
+    sigset_t stop_{};
+    sigset_t before_{};
+};
+
 int server::run(const tcp::endpoint& at) {
-    if (const std::error_code refused = workers_.start(); refused) {
+    const std::error_code workers_refused = [this] {
+        const stop_signals_blocked blocked;
+        return workers_.start();
+    }();
+    if (const std::error_code refused = workers_refused) {
         if (workers_.size() == 0) {
             std::cerr << "inputanim serve: cannot start a thread: " << refused.message() << '\n';
             return exit_unreadable;
@@ -355,7 +379,11 @@ int server::run(const tcp::endpoint& at) {
                                  ? config_.threads
                                  : std::clamp(std::thread::hardware_concurrency(), 1u, max_threads);
     std::vector<std::thread> pool;
-    if (const std::error_code refused = start_threads(threads - 1, pool, [this] { io_.run(); })) {
+    const std::error_code pool_refused = [&] {
+        const stop_signals_blocked blocked;
+        return start_threads(threads - 1, pool, [this] { io_.run(); });
+    }();
+    if (const std::error_code refused = pool_refused) {
         std::cerr << "inputanim serve: warning: serving with " << pool.size() + 1 << " of "
                   << threads << " threads (" << refused.message() << ")\n";
     }
@@ -742,8 +770,19 @@ int run_server(const server_config& config) {
             return exit_usage;
         }
     }
-    server s(config);
-    return s.run(*at);
+    std::optional<server> s(std::in_place, config);
+    const int status = s->run(*at);
+    {
+        // A stop signal after the shutdown (GNU timeout sends SIGTERM twice) must not kill a
+        // server that has finished. The signal set's destruction restores the default actions,
+        // so it happens with the signals blocked, and ignoring them then discards any pending.
+        // The process is about to exit: nothing needs them back.
+        const stop_signals_blocked blocked;
+        s.reset();
+        std::signal(SIGINT, SIG_IGN);
+        std::signal(SIGTERM, SIG_IGN);
+    }
+    return status;
 }
 
 }  // namespace inputanim::http
