@@ -2,8 +2,11 @@
 // error. One process-wide handler, installed on first use; each thread keeps a chain of armed
 // guards in a thread_local pointer, so the handler (which runs on the faulting thread) knows
 // whether the fault is one it may recover from. Everything the handler touches is
-// async-signal-safe: a thread_local pointer set before the fault, plain reads, siglongjmp.
+// async-signal-safe: a thread_local pointer set before the fault, plain reads, pthread_sigmask,
+// siglongjmp.
+#include <pthread.h>
 #include <signal.h>
+#include <ucontext.h>
 
 #include <atomic>
 #include <cerrno>
@@ -42,6 +45,13 @@ void on_sigbus(int signal, siginfo_t* info, void* context) {
         for (guard_frame* f = innermost; f != nullptr; f = f->outer) {
             if (covers(*f, address)) {
                 f->fault_offset = address - f->begin;
+                // The mask of the interrupted code (SIGBUS unblocked): arming saved none, as
+                // saving it is a system call per guard, and leaving by siglongjmp would leave
+                // SIGBUS blocked and the next fault fatal.
+                const auto* interrupted = static_cast<const ucontext_t*>(context);
+                if (interrupted != nullptr) {
+                    pthread_sigmask(SIG_SETMASK, &interrupted->uc_sigmask, nullptr);
+                }
                 siglongjmp(f->jump, 1);
             }
         }
@@ -87,9 +97,8 @@ std::error_code run_guarded(std::span<const std::byte> region, void (*fn)(void*)
     frame.size = region.size();
     frame.outer = innermost;
     frame.fault_offset = 0;
-    // Saving the signal mask costs a sigprocmask call per guard, but leaving the handler by
-    // siglongjmp must unblock SIGBUS again, or the next fault would kill the process.
-    if (sigsetjmp(frame.jump, 1) != 0) {
+    // No mask saved: the handler restores the interrupted code's before it jumps.
+    if (sigsetjmp(frame.jump, 0) != 0) {
         innermost = frame.outer;
         if (fault_offset != nullptr) *fault_offset = frame.fault_offset;
         return std::make_error_code(std::errc::io_error);

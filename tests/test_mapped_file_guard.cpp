@@ -1,6 +1,7 @@
 // A file truncated by someone else while it is mapped: reads inside a guard end with an I/O
 // error and the process lives on; faults outside any guard keep killing the process.
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -252,6 +253,24 @@ TEST(MappedFileGuard, AGuardCanBeUsedAgainAfterAFault) {
         volatile std::byte sink{};
         EXPECT_EQ(m.guard([&] { sink = m.bytes()[m.size() - 1]; }), io_error) << "round " << i;
     }
+}
+
+TEST(MappedFileGuard, AFaultLeavesTheThreadsSignalMaskAsItWasBeforeTheGuard) {
+    // The guard saves no mask when it is armed; the handler puts the interrupted code's back.
+    const temp_file file(long_recording());
+    const mapped_file m = map(file);
+    file.cut(4096);
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigset_t before;
+    ASSERT_EQ(pthread_sigmask(SIG_BLOCK, &usr1, &before), 0);
+    volatile std::byte sink{};
+    EXPECT_EQ(m.guard([&] { sink = m.bytes()[m.size() - 1]; }), io_error);
+    sigset_t after;
+    ASSERT_EQ(pthread_sigmask(SIG_SETMASK, &before, &after), 0);
+    EXPECT_FALSE(sigismember(&after, SIGBUS)) << "SIGBUS left blocked: the next fault would kill";
+    EXPECT_TRUE(sigismember(&after, SIGUSR1)) << "the mask the code had is not kept";
 }
 
 TEST(MappedFileGuard, AFaultInsideAnOuterGuardsRegionEndsTheOuterGuard) {
