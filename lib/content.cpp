@@ -267,8 +267,9 @@ void add_report_warnings(const recording& rec, const unit_lengths* units, report
         [&](curve_id id) {
             const curve_view* c = rec.find(id);
             if (c == nullptr) return curve_tally{};
-            return curve_tally{true, static_cast<std::uint32_t>(c->keys.size()),
-                               c->keys.empty() ? 0.0f : c->keys.front().time()};
+            return curve_tally{
+                true, static_cast<std::uint32_t>(c->keys.size()),
+                rec.first_key_time(static_cast<std::size_t>(c - rec.curves().data()))};
         },
         [&](curve_id x) -> const warning* {
             return units == nullptr ? nullptr : &(*units)[rotation_ordinal(x)];

@@ -16,6 +16,7 @@
 
 #include "detail/descriptor_io.hpp"
 #include "detail/gzip_inflater.hpp"
+#include "detail/validate_parts.hpp"
 #include "inputanim/guard.hpp"
 
 namespace inputanim {
@@ -54,10 +55,24 @@ class not_regular_file_category_impl final : public std::error_category {
     }
 };
 
+// From this size on, a mapped file's structure is read with pread, a curve boundary per call,
+// rather than through the mapping. Through the mapping, each first touch of a page is a page fault
+// (microseconds in a virtual machine) that maps up to 16 pages around it and keeps them in the
+// process's memory; on a small file a few faults cover every curve header, on a large one there
+// is a fault per curve. The 395 reads of a full recording's boundaries cost about the same
+// whatever its size: measured, mapping wins at 0.6 MB (reads 1.3x slower) and reads win from
+// 16 MB (0.7x) to 1 GiB (0.28x, and 28 MiB of memory less) (docs/PERFORMANCE.md, "Summaries").
+constexpr std::size_t structure_by_reads_from = 8 << 20;
+
 // The one call that validates a whole mapped recording: validate() guards its own reads and
 // reports a page that vanished under a concurrent truncation as io_error.
-void validate_whole(std::span<const std::byte> bytes, const validate_options& options, report& out,
+void validate_whole(const input& in, const validate_options& options, report& out,
                     std::error_code& io) {
+    const std::span<const std::byte> bytes = in.mapped();
+    if (options.level == level::structure && bytes.size() >= structure_by_reads_from &&
+        detail::validate_structure_by_reads(bytes, in.descriptor(), options, out)) {
+        return;
+    }
     out = validate(bytes, options);
     if (out.error.code == errc::io_error) io = std::make_error_code(std::errc::io_error);
 }
@@ -73,6 +88,8 @@ struct input::impl {
     int fd = -1;
     const std::byte* map = nullptr;
     std::size_t size = 0;
+    // A regular file read from its start: `size` is its size.
+    bool regular = false;
     bool mapped = false;
     // The next byte of the mapping read() hands out.
     std::size_t pos = 0;
@@ -88,7 +105,7 @@ input::input(input&&) noexcept = default;
 input& input::operator=(input&&) noexcept = default;
 input::~input() = default;
 
-input input::open(std::string_view name, std::error_code& ec) noexcept {
+input input::open(std::string_view name, std::error_code& ec, file_access access) noexcept {
     ec.clear();
     if (name == "-") {
         // A descriptor of its own, so that closing the input leaves standard input open.
@@ -97,7 +114,7 @@ input input::open(std::string_view name, std::error_code& ec) noexcept {
             ec = last_error();
             return {};
         }
-        return from_fd(fd, ec, true);
+        return adopt(fd, ec, true, ::lseek(fd, 0, SEEK_CUR) == 0, file_access::map);
     }
     std::string path;
     try {
@@ -113,10 +130,16 @@ input input::open(std::string_view name, std::error_code& ec) noexcept {
         ec = last_error();
         return {};
     }
-    return from_fd(fd, ec, false);
+    return adopt(fd, ec, false, true, access);
 }
 
 input input::from_fd(int fd, std::error_code& ec, bool any_type) noexcept {
+    ec.clear();
+    return adopt(fd, ec, any_type, ::lseek(fd, 0, SEEK_CUR) == 0, file_access::map);
+}
+
+input input::adopt(int fd, std::error_code& ec, bool any_type, bool at_start,
+                   file_access access) noexcept {
     ec.clear();
     input result;
     auto m = std::unique_ptr<impl>(new (std::nothrow) impl);
@@ -140,30 +163,44 @@ input input::from_fd(int fd, std::error_code& ec, bool any_type) noexcept {
         ec = std::error_code(static_cast<int>(st.st_mode & S_IFMT), not_regular_file_category());
         return result;
     }
-    // Reads wait for data from here on (a pipe's writer may be slower than this reader).
-    const int flags = ::fcntl(fd, F_GETFL);
-    if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-        ec = last_error();
-        return result;
-    }
-    // A regular file is mapped from its start, unless (as standard input) it was already read
-    // from: then its bytes from the current position on are the input, read as a stream.
-    const bool at_start = ::lseek(fd, 0, SEEK_CUR) == 0;
-    if (regular && at_start) {
-        m->mapped = true;
-        m->size = static_cast<std::size_t>(st.st_size);
-        if (m->size > 0) {
-            void* p = ::mmap(nullptr, m->size, PROT_READ, MAP_SHARED, fd, 0);
-            if (p == MAP_FAILED) {
-                ec = last_error();
-                m->size = 0;
-                return result;
-            }
-            m->map = static_cast<const std::byte*>(p);
+    // Reads of a stream wait for data from here on (a pipe's writer may be slower than this
+    // reader). O_NONBLOCK means nothing to a regular file.
+    if (!regular) {
+        const int flags = ::fcntl(fd, F_GETFL);
+        if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+            ec = last_error();
+            return result;
         }
     }
+    // A regular file is the input from its start, unless (as standard input) it was already read
+    // from: then its bytes from the current position on are the input, read as a stream.
+    if (regular && at_start) {
+        m->regular = true;
+        m->size = static_cast<std::size_t>(st.st_size);
+    }
     result.impl_ = std::move(m);
+    if (result.impl_->regular && access == file_access::map) {
+        ec = result.map();
+        if (ec) result.impl_.reset();
+    }
     return result;
+}
+
+std::optional<std::uint64_t> input::file_size() const noexcept {
+    if (!impl_ || !impl_->regular) return std::nullopt;
+    return impl_->size;
+}
+
+std::error_code input::map() noexcept {
+    if (!impl_ || !impl_->regular) return std::make_error_code(std::errc::invalid_argument);
+    if (impl_->mapped) return {};
+    if (impl_->size > 0) {
+        void* p = ::mmap(nullptr, impl_->size, PROT_READ, MAP_SHARED, impl_->fd, 0);
+        if (p == MAP_FAILED) return last_error();
+        impl_->map = static_cast<const std::byte*>(p);
+    }
+    impl_->mapped = true;
+    return {};
 }
 
 bool input::is_open() const noexcept {
@@ -249,6 +286,10 @@ bool starts_like_recording(std::span<const std::byte> head) noexcept {
         if (head[i] != static_cast<std::byte>((file_magic >> (8 * i)) & 0xff)) return false;
     }
     return true;
+}
+
+bool starts_like_gzip(std::span<const std::byte> head) noexcept {
+    return detail::is_gzip(head);
 }
 
 chunk_validator::chunk_validator(const validate_options& options) noexcept
@@ -377,7 +418,7 @@ bool is_gzip(const input& in, std::error_code& ec) noexcept {
     // Two bytes are read with pread where there is a descriptor: touching the mapping would map
     // its first page, and the kernel maps a whole page-cache folio around it (up to megabytes of
     // RSS for a caller that reads only the structure next, as inputanim.open does).
-    if (in.descriptor() >= 0 && bytes.size() >= 2) {
+    if (in.descriptor() >= 0 && in.file_size().value_or(0) >= 2) {
         std::array<std::byte, 2> head{};
         std::error_code read_error;
         if (detail::read_at(in.descriptor(), 0, head, read_error) == head.size()) {
@@ -396,7 +437,7 @@ file_check validate_input(input& in, const validate_options& options) noexcept {
         if (c.io) return c;
         if (!gzip) {
             c.bytes = in.mapped().size();
-            validate_whole(in.mapped(), options, c.rep, c.io);
+            validate_whole(in, options, c.rep, c.io);
             if (!c.io && c.rep.error.code == errc::io_error) {
                 c.io = std::make_error_code(std::errc::io_error);
             }

@@ -60,10 +60,11 @@ error recording::open(std::span<const std::byte> bytes, const read_options& opti
         if (it == item::curve) {
             const curve_view& c = r.curve();
             by_id_[to_index(c.id)] = static_cast<std::uint16_t>(count_);
+            first_times_[count_] = c.keys.empty() ? 0.0f : c.keys.front().time();
             table_[count_++] = c;
             ++totals.curves;
             if (!c.keys.empty()) {
-                totals.first_key(c.keys.front().time());
+                totals.first_key(first_times_[count_ - 1]);
                 totals.last_key(c.keys.back().time());
             }
         } else if (it == item::marker) {
@@ -151,9 +152,10 @@ recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64
         c.post_wrap = detail::load_i32_le(p + 4);
         c.offset = pos;
         c.keys = keyframes_view(bytes_.data() + pos + curve_header_size, n, wc.stride);
-        by_id_[to_index(c.id)] = static_cast<std::uint16_t>(count_++);
         // The keys fit, so the first key's time is within the read.
-        if (n > 0) totals.first_key(detail::load_f32_le(p + curve_header_size));
+        first_times_[count_] = n > 0 ? detail::load_f32_le(p + curve_header_size) : 0.0f;
+        if (n > 0) totals.first_key(first_times_[count_]);
+        by_id_[to_index(c.id)] = static_cast<std::uint16_t>(count_++);
         previous_keys = n > 0;
         if (n > 0) previous_last = pos + curve_header_size + std::uint64_t{n - 1} * wc.stride;
         pos += s.size;

@@ -130,6 +130,16 @@ report validate_here(std::span<const std::byte> bytes, const validate_options& o
     return rep;
 }
 
+bool validate_structure_by_reads(std::span<const std::byte> bytes, int fd,
+                                 const validate_options& options, report& rep) noexcept {
+    recording rec;
+    if (!rec.open_by_reads(bytes, fd, read_options{options.layout, options.limits})) return false;
+    rep = report{};
+    rep.summary = rec.summary();
+    detail::add_report_warnings(rec, nullptr, rep);
+    return true;
+}
+
 report validate_guarded_here(std::span<const std::byte> bytes,
                              const validate_options& options) noexcept {
     report rep;

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "support/builders.hpp"
 #include "support/gzip_bytes.hpp"
 #include "support/run_process.hpp"
+#include "support/validation_cases.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -44,6 +46,37 @@ struct piped {
     }
     ~piped() { writer.join(); }
 };
+
+// A recording of 9 MiB or more in `s` (past the size from which validate_input reads a structure
+// by pread): the camera curves, the first curve's first key at `first` seconds, the others' at 0.
+bytes large_recording(shape s, float first) {
+    model m = empty_model(s);
+    const std::size_t key_size =
+        s == shape::v11_compact ? compact_keyframe_size : full_keyframe_size;
+    const std::size_t count = (std::size_t{9} << 20) / (pose_channel_count * key_size) + 1;
+    for (std::size_t c = 0; c < pose_channel_count; ++c) {
+        auto& keys = m[camera_curve(static_cast<pose_channel>(c))].keys;
+        const float start = c == 0 ? first : 0.0f;
+        for (std::size_t i = 0; i < count; ++i) {
+            keys.push_back(keyframe{start + static_cast<float>(i) / 60.0f, c == 6 ? 1.0f : 0.0f});
+        }
+    }
+    return write(m);
+}
+
+// The bytes of the mapping at `at` resident in this process (/proc/self/smaps), or -1 when no
+// mapping starts there.
+long long resident_bytes(const void* at) {
+    std::ostringstream start;
+    start << std::hex << reinterpret_cast<std::uintptr_t>(at) << '-';
+    std::ifstream smaps("/proc/self/smaps");
+    bool found = false;
+    for (std::string line; std::getline(smaps, line);) {
+        if (line.rfind(start.str(), 0) == 0) found = true;
+        if (found && line.rfind("Rss:", 0) == 0) return std::stoll(line.substr(4)) * 1024;
+    }
+    return -1;
+}
 
 TEST(Input, ARegularFileIsMappedWhole) {
     scratch_folder dir;
@@ -73,6 +106,42 @@ TEST(Input, ValidateFileOfAPlainFileIsValidateOfItsBytes) {
     EXPECT_TRUE(c.rep.error == validate(view(raw)).error);
     EXPECT_EQ(c.bytes, raw.size());
     EXPECT_FALSE(c.compressed_bytes);
+}
+
+TEST(Input, TheStructureOfALargeFileIsCheckedByReadsWithoutTouchingItsMapping) {
+    // Each first touch of a page of the mapping would be a page fault, and a page kept in memory:
+    // a summary of a GiB would cost tens of MiB and a fault per curve.
+    validate_options structure;
+    structure.level = level::structure;
+    scratch_folder dir;
+    for (const shape s : {shape::v11_full, shape::v11_compact, shape::v10}) {
+        // A negative first time: the warning reads the first key's time.
+        const bytes raw = large_recording(s, -0.5f);
+        ASSERT_GE(raw.size(), std::size_t{9} << 20);
+        std::error_code ec;
+        input in = input::open(write_bytes(dir.path() / "large.bin", raw), ec);
+        ASSERT_FALSE(ec);
+        const file_check c = validate_input(in, structure);
+        EXPECT_FALSE(c.io);
+        const report expected = validate(view(raw), structure);
+        ASSERT_EQ(expected.warnings().size(), 1u) << shape_name(s);
+        EXPECT_EQ(difference(expected, c.rep), "") << shape_name(s);
+        EXPECT_EQ(resident_bytes(in.mapped().data()), 0) << shape_name(s);
+    }
+}
+
+TEST(Input, ALargeFileWithABrokenStructureGetsValidatesVerdict) {
+    // The reads are an accelerator: what they do not find sound is left to validate().
+    validate_options structure;
+    structure.level = level::structure;
+    scratch_folder dir;
+    bytes raw = large_recording(shape::v11_compact, 0.0f);
+    raw.pop_back();
+    const file_check c = validate_file(write_bytes(dir.path() / "cut.bin", raw), structure);
+    EXPECT_FALSE(c.io);
+    const report expected = validate(view(raw), structure);
+    EXPECT_FALSE(expected.valid());
+    EXPECT_EQ(difference(expected, c.rep), "");
 }
 
 TEST(Input, GzipIsRecognisedByContentWhateverTheName) {
@@ -198,6 +267,58 @@ TEST(Input, IsGzipTellsAGzipFileFromARecordingAndAStream) {
     // A stream is sniffed as it is read (chunk_validator), not before.
     EXPECT_FALSE(is_gzip(stream, ec));
     EXPECT_TRUE(validate_input(stream, {}).rep.valid());
+}
+
+TEST(Input, AFileOpenedForReadsIsNotMappedUntilAskedAndKnowsItsSize) {
+    scratch_folder dir;
+    const bytes raw = small_file(shape::v11_compact);
+    std::error_code ec;
+    input in = input::open(write_bytes(dir.path() / "a.bin", raw), ec, file_access::reads);
+    ASSERT_FALSE(ec) << ec.message();
+    EXPECT_FALSE(in.is_mapped());
+    EXPECT_TRUE(in.mapped().empty());
+    EXPECT_EQ(in.file_size(), raw.size());
+    std::vector<std::byte> out(raw.size());
+    EXPECT_EQ(read_at(in.descriptor(), 0, out, ec), raw.size());
+    EXPECT_TRUE(out == raw);
+    EXPECT_FALSE(is_gzip(in, ec));
+    EXPECT_FALSE(ec);
+    // Mapped when asked, once.
+    EXPECT_FALSE(in.map());
+    EXPECT_TRUE(in.is_mapped());
+    ASSERT_EQ(in.mapped().size(), raw.size());
+    EXPECT_TRUE(std::equal(raw.begin(), raw.end(), in.mapped().begin()));
+    EXPECT_FALSE(in.map());
+}
+
+TEST(Input, AGzipFileOpenedForReadsIsToldByItsFirstBytes) {
+    scratch_folder dir;
+    const bytes packed = gzip_compress(small_file(shape::v11_compact));
+    std::error_code ec;
+    input in = input::open(write_bytes(dir.path() / "a.bin", packed), ec, file_access::reads);
+    ASSERT_FALSE(ec);
+    EXPECT_TRUE(is_gzip(in, ec));
+    EXPECT_FALSE(ec);
+}
+
+TEST(Input, AStreamHasNoFileSize) {
+    const bytes raw = small_file(shape::v11_compact);
+    piped p(raw);
+    std::error_code ec;
+    input stream = input::from_fd(p.read_end, ec);
+    ASSERT_FALSE(ec);
+    EXPECT_FALSE(stream.file_size());
+    EXPECT_TRUE(validate_input(stream, {}).rep.valid());
+}
+
+TEST(Input, StartsLikeGzipIsTheTwoBytesOfGzip) {
+    const bytes raw = small_file(shape::v11_compact);
+    const bytes packed = gzip_compress(raw);
+    EXPECT_TRUE(starts_like_gzip(view(packed)));
+    EXPECT_TRUE(starts_like_gzip(view(packed).first(2)));
+    EXPECT_FALSE(starts_like_gzip(view(packed).first(1)));
+    EXPECT_FALSE(starts_like_gzip({}));
+    EXPECT_FALSE(starts_like_gzip(view(raw)));
 }
 
 TEST(Input, StartsLikeRecordingIsTheMagicOrAPrefixOfIt) {

@@ -125,6 +125,18 @@ TEST(InputErrors, ReadWholeStopsAtTheByteCeilingWithLimitExceeded) {
     EXPECT_TRUE(storage.empty());
 }
 
+TEST(InputErrors, AStreamCannotBeMapped) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    ::close(fds[1]);
+    std::error_code ec;
+    input stream = input::from_fd(fds[0], ec);
+    ASSERT_FALSE(ec);
+    EXPECT_EQ(stream.map(), std::errc::invalid_argument);
+    EXPECT_FALSE(stream.is_mapped());
+    EXPECT_EQ(input().map(), std::errc::invalid_argument);
+}
+
 TEST(InputErrors, ReadAtAndWriteAllPassTheSystemsErrorOn) {
     std::error_code ec;
     std::array<std::byte, 4> out{};

@@ -32,8 +32,20 @@ namespace detail {
 class gzip_inflater;
 }  // namespace detail
 
-// An opened input: a regular file is mapped; anything else (standard input named by `-`: a pipe,
-// a terminal, a socket) is a stream read in chunks. Move-only; closes its descriptor.
+// How open() reaches the bytes of a regular file.
+enum class file_access : std::uint8_t {
+    // Mapped at once: mapped() holds the file.
+    map,
+    // Not mapped (is_mapped() is false until map()): for a caller that reads a small file whole
+    // with read_at into a buffer of its own, or only a few bytes of a large one. Mapping a file
+    // and faulting its pages in one by one costs more than one read of it up to a few hundred
+    // KiB, and unmapping it flushes the other CPUs' TLBs (docs/PERFORMANCE.md).
+    reads,
+};
+
+// An opened input: a regular file is mapped (unless opened for reads); anything else (standard
+// input named by `-`: a pipe, a terminal, a socket) is a stream read in chunks. Move-only; closes
+// its descriptor.
 class input {
   public:
     input() noexcept;
@@ -47,7 +59,8 @@ class input {
     // other name is a path, opened once without blocking: a directory is is_a_directory, a FIFO,
     // socket or device is refused at once (not_regular_file_category(), see message()), and
     // the open's own errors (no_such_file_or_directory, permission_denied, ...) are passed on.
-    static input open(std::string_view name, std::error_code& ec) noexcept;
+    static input open(std::string_view name, std::error_code& ec,
+                      file_access access = file_access::map) noexcept;
     // An already-open descriptor, taken over (closed with the input even on failure). With
     // `any_type` a FIFO, socket or device is read as a stream, as standard input is; without, it
     // is refused as open() refuses it.
@@ -58,6 +71,12 @@ class input {
     static input from_bytes(std::span<const std::byte> bytes, std::error_code& ec) noexcept;
 
     bool is_open() const noexcept;
+    // A regular file read from its start (mapped or not): its size when opened; for a stream,
+    // nullopt.
+    std::optional<std::uint64_t> file_size() const noexcept;
+    // Maps a regular file opened with file_access::reads (nothing to do when it is mapped): the
+    // error of the mapping, or invalid_argument for a stream.
+    std::error_code map() noexcept;
     // A regular file: its bytes are mapped() (read them under guarded(): another process may
     // truncate the file). Otherwise the input is a stream, read by read().
     bool is_mapped() const noexcept;
@@ -70,6 +89,10 @@ class input {
     std::size_t read(std::span<std::byte> buffer, std::error_code& ec) noexcept;
 
   private:
+    // from_fd for a descriptor that open() just opened: at its start, to be mapped or not.
+    static input adopt(int fd, std::error_code& ec, bool any_type, bool at_start,
+                       file_access access) noexcept;
+
     struct impl;
     std::unique_ptr<impl> impl_;
 };
@@ -92,7 +115,7 @@ std::size_t read_at(int fd, std::uint64_t offset, std::span<std::byte> out,
 // Writes all of `bytes` to `fd`; a write that takes nothing is io_error.
 std::error_code write_all(int fd, std::span<const std::byte> bytes) noexcept;
 
-// Whether `in` is gzip: a mapped input whose first bytes are gzip's 1f 8b, read with pread (a
+// Whether `in` is gzip: a regular file whose first bytes are gzip's 1f 8b, read with pread (a
 // touch of the mapping would fault in a whole folio around its first page). False for a stream,
 // which chunk_validator sniffs as it reads. `ec` when the file could not be read.
 bool is_gzip(const input& in, std::error_code& ec) noexcept;
@@ -104,6 +127,9 @@ inline constexpr std::size_t recording_head_size = sizeof file_magic;
 // with the magic, or is shorter than the magic and a prefix of it (an empty head included), a
 // recording cut short. The 2019 layouts have no magic (may_be_2019 tells those).
 bool starts_like_recording(std::span<const std::byte> head) noexcept;
+
+// Whether `head`, the first bytes of some content, start as gzip does (1f 8b).
+bool starts_like_gzip(std::span<const std::byte> head) noexcept;
 
 // The error category of an input refused for its type: "not a regular file (a FIFO); use - to
 // read standard input". Its values are the S_IFMT bits of the file's type.

@@ -142,6 +142,9 @@ class recording {
 
     // The curves in file order.
     std::span<const curve_view> curves() const noexcept { return {table_.data(), count_}; }
+    // The time of the first keyframe of curves()[i] (0 when it has none), as the walk read it: a
+    // summary needs no page of the keys (open_by_reads touches none).
+    float first_key_time(std::size_t i) const noexcept { return first_times_[i]; }
     // nullptr when the file does not hold that curve.
     const curve_view* find(curve_id id) const noexcept;
     const curve_view* find(std::string_view path) const noexcept;
@@ -166,6 +169,7 @@ class recording {
     file_header header_{};
     inputanim::summary summary_{};
     std::array<curve_view, curve_id_count> table_{};
+    std::array<float, curve_id_count> first_times_{};
     std::array<std::uint16_t, curve_id_count> by_id_{};
     std::size_t count_ = 0;
     inputanim::marker_range markers_;
