@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <new>
+#include <optional>
 #include <span>
+#include <vector>
 
 #include "records/ceilings.hpp"
 #include "records/threads.hpp"
@@ -10,6 +13,13 @@
 namespace inputanim::records {
 
 namespace {
+
+// Files up to this size are read whole with one pread into a worker's buffer; larger ones are
+// mapped. Under it one read costs less than mapping the file, faulting its pages in one by one
+// and unmapping it (which flushes the other CPUs' TLBs); above it a mapping spares the copy and,
+// at the structure level, the reading of keys the walk steps over (docs/PERFORMANCE.md,
+// "Indexing many files", measures both sides).
+constexpr std::uint64_t read_whole_bytes = 256 * 1024;
 
 // Whether a file without the magic that the reader took for a 2019 layout is one: it holds a
 // keyframe. A run of NUL bytes (a crash's zeroed file, a preallocated placeholder) of the right
@@ -26,20 +36,20 @@ bool is_2019_recording(std::span<const std::byte> bytes) {
 }
 
 // Opens r's file through the input layer (a FIFO put in a listed file's place is refused, never
-// waited on); false (r unreadable) when that fails.
+// waited on), not mapped yet; false (r unreadable) when that fails.
 bool open_file(file_result& r, input& file) {
     r.outcome = file_outcome::recording;
     r.bytes = 0;
     r.failure.clear();
     r.metrics.reset();
     r.metrics_failure.clear();
-    file = input::open(r.path, r.failure);
+    file = input::open(r.path, r.failure, file_access::reads);
     if (r.failure) {
         r.outcome = file_outcome::unreadable;
         r.failure_code = "unreadable";
         return false;
     }
-    r.bytes = file.mapped().size();
+    r.bytes = file.file_size().value_or(0);
     return true;
 }
 
@@ -48,12 +58,6 @@ void mark_cut(file_result& r, std::error_code io = std::make_error_code(std::err
     r.outcome = file_outcome::unreadable;
     r.failure = io;
     r.failure_code = "io_error";
-}
-
-// Whether `file` is read chunk by chunk rather than in a batch: a stream (standard input) or a
-// gzip file.
-bool read_alone(const input& file, std::error_code& io) {
-    return !file.is_mapped() || is_gzip(file, io);
 }
 
 // Measures the valid recording in `bytes` (under the guard when it is a mapping); a truncated
@@ -128,11 +132,31 @@ void index_alone(file_result& r, input& file, const validate_options& how,
     measure_into(r, w.bytes, w.mapped, how, *metrics);
 }
 
-// Opens, maps, validates and unmaps the files of `batch` (at most batch_width) together: the
+// The bytes of a regular file read whole into `buffer` (kept from file to file): false, with r
+// unreadable, when the read fails or finds the file shorter than it was (another process cut it).
+bool read_small(file_result& r, const input& file, std::uint64_t size,
+                std::vector<std::byte>& buffer) {
+    try {
+        buffer.resize(static_cast<std::size_t>(size));
+    } catch (const std::bad_alloc&) {
+        mark_cut(r, std::make_error_code(std::errc::not_enough_memory));
+        return false;
+    }
+    std::error_code io;
+    const std::size_t got = read_at(file.descriptor(), 0, buffer, io);
+    if (io || got != size) {
+        mark_cut(r, io ? io : std::make_error_code(std::errc::io_error));
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+// Opens, reads or maps, and validates the files of `batch` (at most batch_width) together: the
 // many-inputs validate() overlaps the cache misses of their structure walks. gzip files and
 // streams are validated one at a time.
-void index_batch(std::span<file_result* const> batch, const validate_options& how,
-                 const std::optional<metrics_options>& metrics) {
+void index_pool::index_batch(std::span<file_result* const> batch, batch_buffers& buffers) const {
     std::array<input, batch_width> files;
     std::array<std::span<const std::byte>, batch_width> inputs;
     std::array<report, batch_width> reports;
@@ -142,43 +166,85 @@ void index_batch(std::span<file_result* const> batch, const validate_options& ho
         file_result& r = *batch[i];
         if (r.outcome == file_outcome::unchanged) continue;
         if (!open_file(r, files[i])) continue;
-        std::error_code io;
-        if (read_alone(files[i], io)) {
-            index_alone(r, files[i], how, metrics);
+        input& file = files[i];
+        const std::optional<std::uint64_t> size = file.file_size();
+        if (!size) {
+            // Standard input, read as it arrives.
+            index_alone(r, file, how_, metrics_);
             continue;
         }
-        if (io) {
-            mark_cut(r, io);
+        std::span<const std::byte> bytes;
+        bool gzip = false;
+        if (*size <= read_whole_bytes) {
+            if (!read_small(r, file, *size, buffers[i])) continue;
+            bytes = buffers[i];
+            gzip = starts_like_gzip(bytes);
+        } else {
+            std::error_code io;
+            gzip = is_gzip(file, io);
+            if (!io && !gzip) io = file.map();
+            if (io) {
+                mark_cut(r, io);
+                continue;
+            }
+            bytes = file.mapped();
+        }
+        if (gzip) {
+            // Inflated from the mapping as it is read.
+            if (const std::error_code io = file.map()) {
+                mark_cut(r, io);
+                continue;
+            }
+            index_alone(r, file, how_, metrics_);
             continue;
         }
-        const std::span<const std::byte> bytes = files[i].mapped();
+        const bool is_mapping = file.is_mapped();
         bool looks = true;
-        if (!r.named && guarded(bytes, [&] {
-                looks = starts_like_recording(bytes) || is_2019_recording(bytes);
-            })) {
-            mark_cut(r);
-            continue;
+        const auto look = [&] { looks = starts_like_recording(bytes) || is_2019_recording(bytes); };
+        if (!r.named) {
+            if (!is_mapping) {
+                look();
+            } else if (guarded(bytes, look)) {
+                mark_cut(r);
+                continue;
+            }
         }
         if (!looks) {
             r.outcome = file_outcome::not_recording;
             continue;
         }
+        if (is_mapping && how_.level == level::structure) {
+            // A large file alone: validate_input reads its structure by pread, where the batch
+            // would fault in a page of the mapping per curve.
+            const file_check c = validate_input(file, how_);
+            if (c.io) {
+                mark_cut(r, c.io);
+                continue;
+            }
+            r.rep = c.rep;
+            if (metrics_ && r.rep.valid()) measure_into(r, bytes, true, how_, *metrics_);
+            continue;
+        }
+        if (!is_mapping) {
+            // Just read, so in the caches: nothing for the batch's walk to overlap.
+            r.rep = validate(bytes, how_);
+            if (metrics_ && r.rep.valid()) measure_into(r, bytes, false, how_, *metrics_);
+            continue;
+        }
         inputs[n] = bytes;
         targets[n++] = &r;
     }
-    validate({inputs.data(), n}, {reports.data(), n}, how);
+    validate({inputs.data(), n}, {reports.data(), n}, how_);
     for (std::size_t k = 0; k < n; ++k) {
         if (reports[k].error.code == errc::io_error) {
             mark_cut(*targets[k]);
             continue;
         }
         targets[k]->rep = reports[k];
-        if (metrics && reports[k].valid())
-            measure_into(*targets[k], inputs[k], true, how, *metrics);
+        if (metrics_ && reports[k].valid())
+            measure_into(*targets[k], inputs[k], true, how_, *metrics_);
     }
 }
-
-}  // namespace
 
 index_pool::index_pool(unsigned jobs, std::size_t window, validate_options how,
                        std::optional<metrics_options> metrics, sink done)
@@ -206,6 +272,7 @@ index_pool::~index_pool() {
 }
 
 void index_pool::work() {
+    batch_buffers buffers;
     std::unique_lock lock(mutex_);
     for (;;) {
         work_ready_.wait(lock, [this] { return taken_ < submitted_ || stopping_; });
@@ -220,7 +287,7 @@ void index_pool::work() {
             batch[i] = &slots_[(first + i) % slots_.size()].result;
         }
         lock.unlock();
-        index_batch({batch.data(), count}, how_, metrics_);
+        index_batch({batch.data(), count}, buffers);
         lock.lock();
         for (std::size_t i = 0; i < count; ++i) slots_[(first + i) % slots_.size()].done = true;
         completed_ += count;
@@ -244,6 +311,8 @@ void index_pool::drain(bool wait) {
             if (consumed_ == submitted_) return;
             head = &slots_[consumed_ % slots_.size()];
             if (wait) {
+                // Files handed over since the last wake-up are not left waiting for more.
+                if (taken_ < submitted_) work_ready_.notify_all();
                 main_waiting_ = true;
                 drain_ready_.wait(lock, [this] { return ready_to_drain(); });
                 main_waiting_ = false;
@@ -266,11 +335,16 @@ file_result& index_pool::next() {
 }
 
 void index_pool::submit() {
+    bool wake = false;
     {
         const std::lock_guard lock(mutex_);
         ++submitted_;
+        // A worker takes batch_width files at a time: waking one for every file would cost a
+        // futex call and a context switch per file (half the time of re-indexing an unchanged
+        // tree). The rest are woken by drain() before the main thread waits.
+        wake = (submitted_ - taken_) % batch_width == 0;
     }
-    work_ready_.notify_one();
+    if (wake) work_ready_.notify_one();
 }
 
 void index_pool::finish() {

@@ -72,6 +72,19 @@ void visit_entry(const fs::path& path, fs::file_type type, walk_visitor& visitor
     }
 }
 
+// The type of `entry` itself (a link is a link): from the folder listing where the file system
+// gives it, else an lstat. (symlink_status() alone would lstat every entry: it also returns the
+// permissions, which a listing does not hold.)
+fs::file_type type_of(const fs::directory_entry& entry) {
+    std::error_code ec;
+    // Not a link: these take the listed type and follow nothing.
+    if (!entry.is_symlink(ec) && !ec) {
+        if (entry.is_directory(ec)) return fs::file_type::directory;
+        if (entry.is_regular_file(ec)) return fs::file_type::regular;
+    }
+    return entry.symlink_status(ec).type();
+}
+
 // False when some folder could not be listed whole.
 bool walk_folder(const std::string& root, walk_visitor& visitor, bool stat_files) {
     bool complete = true;
@@ -83,9 +96,7 @@ bool walk_folder(const std::string& root, walk_visitor& visitor, bool stat_files
         fs::directory_iterator it(folder, ec);
         for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
             const fs::directory_entry& entry = *it;
-            std::error_code type_error;
-            // From the folder listing where the file system says; else an lstat.
-            const fs::file_type type = entry.symlink_status(type_error).type();
+            const fs::file_type type = type_of(entry);
             if (type == fs::file_type::directory) {
                 folders.push_back(entry.path());
             } else {
