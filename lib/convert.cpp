@@ -519,6 +519,27 @@ std::error_code convert_options::problem() const noexcept {
     return thin ? thin->problem() : std::error_code{};
 }
 
+bool converts_to_itself(const recording& source, const convert_options& options) noexcept {
+    const file_header& h = source.header();
+    if (options.problem() || options.from || options.to || options.shift_to_zero || options.thin) {
+        return false;
+    }
+    if (h.edition != edition::v1 || h.major != 1 || h.minor != options.minor) return false;
+    if (options.minor == 1 && h.layout != options.layout) return false;
+    // The encoder adds an empty list where there is none.
+    if (!source.summary().markers) return false;
+    // The encoder writes a name's 7-bit encoded length in as few bytes as it takes.
+    const std::byte* const base = source.bytes().data();
+    for (const marker_view& m : source.markers()) {
+        const auto name_at =
+            static_cast<std::uint64_t>(reinterpret_cast<const std::byte*>(m.name.data()) - base);
+        std::uint64_t shortest = 1;
+        for (std::uint64_t rest = m.name.size() >> 7; rest != 0; rest >>= 7) ++shortest;
+        if (name_at - (m.offset + 4) != shortest) return false;
+    }
+    return true;
+}
+
 convert_result convert(const recording& source, byte_sink& sink, const convert_options& options) {
     convert_result result;
     if (const std::error_code problem = options.problem()) {

@@ -1,5 +1,7 @@
 // `inputanim convert`, run as a user runs it: every readable input (plain, gzip, standard input)
 // to every layout, OUT replaced only once complete, the warnings, and the exit statuses.
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -42,6 +44,23 @@ TEST_F(ConvertCli, WithoutOptionsAVersion11CompactFileIsCopiedByteForByte) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(read_file("out.bin"), source);
+}
+
+TEST_F(ConvertCli, ACopyIsWrittenThroughAFifoAndToStandardOutputAsTheSourcesBytes) {
+    // The copy by copy_file_range is into the temporary file only; elsewhere it is read and
+    // written.
+    const bytes source = generated(1, layout::compact);
+    const std::string in = write_file("in.bin", source);
+    const run_result out = shell(std::string(INPUTANIM_CLI) + " convert '" + in + "' - > '" +
+                                 path("stdout.bin") + "'");
+    ASSERT_EQ(out.status, 0) << out.err;
+    EXPECT_EQ(read_file("stdout.bin"), source);
+    ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+    const run_result through = shell("cat '" + path("fifo") + "' > '" + path("from_fifo.bin") +
+                                     "' & " + std::string(INPUTANIM_CLI) + " convert '" + in +
+                                     "' '" + path("fifo") + "'; status=$?; wait; exit $status");
+    ASSERT_EQ(through.status, 0) << through.err;
+    EXPECT_EQ(read_file("from_fifo.bin"), source);
 }
 
 TEST_F(ConvertCli, ConvertsBetweenEveryLayoutAndBackToTheSameBytes) {

@@ -103,6 +103,49 @@ TEST(Convert, ToTheSourcesOwnVersionAndLayoutGivesTheSourcesBytes) {
     }
 }
 
+TEST(Convert, ConvertsToItselfIsTrueExactlyWhenTheOutputIsTheSourcesBytes) {
+    for (const shape s : all_shapes) {
+        const bytes source = small_file(s);
+        recording rec;
+        ASSERT_FALSE(rec.open(view(source)));
+        EXPECT_TRUE(converts_to_itself(rec, to_shape(s))) << shape_name(s);
+        EXPECT_EQ(convert_bytes(source, to_shape(s)).data, source) << shape_name(s);
+        for (const shape other : all_shapes) {
+            if (other == s) continue;
+            EXPECT_FALSE(converts_to_itself(rec, to_shape(other))) << shape_name(s);
+        }
+        convert_options window = to_shape(s);
+        window.to = 100.0f;
+        EXPECT_FALSE(converts_to_itself(rec, window)) << shape_name(s);
+        convert_options shifted = to_shape(s);
+        shifted.shift_to_zero = true;
+        EXPECT_FALSE(converts_to_itself(rec, shifted)) << shape_name(s);
+        convert_options thinned = to_shape(s);
+        thinned.thin = thinning{};
+        EXPECT_FALSE(converts_to_itself(rec, thinned)) << shape_name(s);
+    }
+}
+
+TEST(Convert, ASourceWithoutAMarkerListOrWithALongFormNameLengthDoesNotConvertToItself) {
+    const bytes bare = small_file(shape::v11_compact, false);
+    recording rec;
+    ASSERT_FALSE(rec.open(view(bare)));
+    EXPECT_FALSE(converts_to_itself(rec));
+    // The first marker's name length in two bytes (L | 0x80, 0): .NET reads it, and the encoder
+    // writes it in one.
+    const model m = small_model(shape::v11_compact);
+    const bytes shortest = write(m);
+    bytes longer = shortest;
+    const std::size_t length_at = marker_list_offset(m) + 4 + 4;
+    ASSERT_LT(std::to_integer<int>(longer[length_at]), 0x80);
+    longer[length_at] |= std::byte{0x80};
+    longer.insert(longer.begin() + static_cast<std::ptrdiff_t>(length_at) + 1, std::byte{0});
+    recording long_form;
+    ASSERT_FALSE(long_form.open(view(longer)));
+    EXPECT_FALSE(converts_to_itself(long_form));
+    EXPECT_EQ(convert_bytes(longer).data, shortest);
+}
+
 TEST(Convert, TheDefaultTargetIsVersion11Compact) {
     const converted c = convert_bytes(small_file(shape::v10));
     const model m = read_back(c.data);

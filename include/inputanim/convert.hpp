@@ -123,6 +123,12 @@ struct convert_result {
     std::uint32_t markers_written = 0;
 };
 
+// Whether convert(source, sink, options) writes exactly source.bytes(): a v1 source to its own
+// version and layout, with no window, shift or thinning, a marker list, and every marker name's
+// length in the shortest form. A caller may then copy the bytes (copy_file_range) rather than
+// decode and encode every key. Reads the marker list (under the guard for a mapping).
+bool converts_to_itself(const recording& source, const convert_options& options = {}) noexcept;
+
 // Writes `source` (a recording opened without error, whose bytes are readable) to `sink` as
 // `options` say. Allocates only the thinning's buffers (when options.thin is set); reads the
 // source's bytes once per key (twice for thinned curves) in the target's curve order.

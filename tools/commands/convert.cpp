@@ -245,6 +245,29 @@ int run_convert(const convert_cli_options& o) {
         return output_failed(*failure);
     }
     convert_options c = library_options(o);
+    bool itself = false;
+    if (const std::error_code io = guarded(bytes, [&] { itself = converts_to_itself(rec, c); })) {
+        std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
+        return exit_unreadable;
+    }
+    if (streamed && itself) {
+        // The output is the source's bytes: copied, not decoded and encoded again.
+        std::error_code source_error;
+        if (const std::error_code e =
+                out.copy_from(in.descriptor(), 0, bytes.size(), source_error)) {
+            return output_failed(out.failure(e));
+        }
+        if (source_error) {
+            out.discard();
+            std::cerr << "inputanim: " << printable(o.input) << ": " << source_error.message()
+                      << '\n';
+            return exit_unreadable;
+        }
+        if (const std::optional<output_failure> failure = out.commit()) {
+            return output_failed(*failure);
+        }
+        return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
+    }
     page_release release(bytes);
     if (streamed) c.consumed = [&](std::span<const std::byte> piece) { release(piece); };
     convert_result result;

@@ -7,11 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <new>
 #include <utility>
 
 #include "inputanim/input.hpp"
@@ -303,6 +305,59 @@ std::error_code output_file::write(std::span<const std::byte> bytes) {
 
 std::error_code output_file::write(std::string_view text) {
     return write(std::as_bytes(std::span(text.data(), text.size())));
+}
+
+std::error_code output_file::copy_from(int fd, std::uint64_t offset, std::uint64_t size,
+                                       std::error_code& source_error) {
+    source_error.clear();
+    if (const std::error_code ec = drain()) return ec;
+    const std::error_code cut = std::make_error_code(std::errc::io_error);
+    if (target_ == target::replaced) {
+        auto from = static_cast<off_t>(offset);
+        while (size > 0) {
+            const std::size_t want =
+                static_cast<std::size_t>(std::min<std::uint64_t>(size, 1 << 30));
+            const ssize_t n = retry_interrupted(
+                [&] { return ::copy_file_range(fd, &from, fd_, nullptr, want, 0); });
+            if (n > 0) {
+                size -= static_cast<std::uint64_t>(n);
+                continue;
+            }
+            if (n == 0) {
+                source_error = cut;
+                return {};
+            }
+            // Another file system, or one that cannot: the copy below goes on from here.
+            if (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP) break;
+            failed_ = {errno, std::system_category()};
+            return failed_;
+        }
+        offset = static_cast<std::uint64_t>(from);
+    }
+    std::vector<std::byte> buffer;
+    try {
+        buffer.resize(static_cast<std::size_t>(std::min<std::uint64_t>(size, piece)));
+    } catch (const std::bad_alloc&) {
+        failed_ = std::make_error_code(std::errc::not_enough_memory);
+        return failed_;
+    }
+    while (size > 0) {
+        const std::size_t want =
+            static_cast<std::size_t>(std::min<std::uint64_t>(size, buffer.size()));
+        const std::size_t got = read_at(fd, offset, {buffer.data(), want}, source_error);
+        if (source_error) return {};
+        if (got == 0) {
+            source_error = cut;
+            return {};
+        }
+        if (const std::error_code ec = write_all(fd_, {buffer.data(), got})) {
+            failed_ = ec;
+            return failed_;
+        }
+        offset += got;
+        size -= got;
+    }
+    return {};
 }
 
 std::error_code output_file::drain() {

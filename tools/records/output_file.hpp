@@ -62,6 +62,14 @@ class output_file final : public byte_sink {
     // Buffered (a MiB at a time), every write(2) checked; the first failure stays.
     std::error_code write(std::span<const std::byte> bytes) override;
     std::error_code write(std::string_view text);
+    // Writes `size` bytes of the file open as `fd` from `offset`, after what is buffered: into a
+    // temporary file with copy_file_range(2), so that no byte comes up to this process (the
+    // kernel copies the pages, or shares them where the file system can); else, or where the
+    // two file systems cannot, read and written a MiB at a time. A failure of the output is
+    // returned (and stays, as for write()); a read of the source that fails, or finds it shorter
+    // than `size` (another process cut it), is `source_error`.
+    std::error_code copy_from(int fd, std::uint64_t offset, std::uint64_t size,
+                              std::error_code& source_error);
     // Writes what is buffered, flushes a temporary file to disk, closes it and renames it over
     // the target; on failure the temporary file is removed and the target left as it was.
     std::optional<output_failure> commit();
