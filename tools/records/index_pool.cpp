@@ -15,11 +15,12 @@ namespace inputanim::records {
 namespace {
 
 // Files up to this size are read whole with one pread into a worker's buffer; larger ones are
-// mapped. Under it one read costs less than mapping the file, faulting its pages in one by one
-// and unmapping it (which flushes the other CPUs' TLBs); above it a mapping spares the copy and,
-// at the structure level, the reading of keys the walk steps over (docs/PERFORMANCE.md,
-// "Indexing many files", measures both sides).
-constexpr std::uint64_t read_whole_bytes = 256 * 1024;
+// mapped. Mapping a file, faulting its pages in one by one and unmapping it (which flushes the
+// other CPUs' TLBs) costs more than copying it out up to about a MiB; past that the copy costs
+// more than the faults of the pages the walk touches. Measured with `index --jobs 2` (paired
+// runs, docs/PERFORMANCE.md, "Reading many small files"): reading whole was 3.3x faster for
+// files of 605 KB, and 1.37x slower for files of 2.2 MB.
+constexpr std::uint64_t read_whole_bytes = 1 << 20;
 
 // Whether a file without the magic that the reader took for a 2019 layout is one: it holds a
 // keyframe. A run of NUL bytes (a crash's zeroed file, a preallocated placeholder) of the right
@@ -153,10 +154,12 @@ bool read_small(file_result& r, const input& file, std::uint64_t size,
 
 }  // namespace
 
-// Opens, reads or maps, and validates the files of `batch` (at most batch_width) together: the
-// many-inputs validate() overlaps the cache misses of their structure walks. gzip files and
-// streams are validated one at a time.
-void index_pool::index_batch(std::span<file_result* const> batch, batch_buffers& buffers) const {
+// Opens, reads or maps, and validates the files of `batch` (at most batch_width): a file read into
+// `buffer` is validated at once, the buffer then taken by the next; the mapped ones together,
+// where the many-inputs validate() overlaps the cache misses of their structure walks. gzip files
+// and streams are validated one at a time.
+void index_pool::index_batch(std::span<file_result* const> batch,
+                             std::vector<std::byte>& buffer) const {
     std::array<input, batch_width> files;
     std::array<std::span<const std::byte>, batch_width> inputs;
     std::array<report, batch_width> reports;
@@ -176,8 +179,8 @@ void index_pool::index_batch(std::span<file_result* const> batch, batch_buffers&
         std::span<const std::byte> bytes;
         bool gzip = false;
         if (*size <= read_whole_bytes) {
-            if (!read_small(r, file, *size, buffers[i])) continue;
-            bytes = buffers[i];
+            if (!read_small(r, file, *size, buffer)) continue;
+            bytes = buffer;
             gzip = starts_like_gzip(bytes);
         } else {
             std::error_code io;
@@ -272,7 +275,8 @@ index_pool::~index_pool() {
 }
 
 void index_pool::work() {
-    batch_buffers buffers;
+    // The worker's buffer for the files it reads whole, kept from file to file.
+    std::vector<std::byte> buffer;
     std::unique_lock lock(mutex_);
     for (;;) {
         work_ready_.wait(lock, [this] { return taken_ < submitted_ || stopping_; });
@@ -287,7 +291,7 @@ void index_pool::work() {
             batch[i] = &slots_[(first + i) % slots_.size()].result;
         }
         lock.unlock();
-        index_batch({batch.data(), count}, buffers);
+        index_batch({batch.data(), count}, buffer);
         lock.lock();
         for (std::size_t i = 0; i < count; ++i) slots_[(first + i) % slots_.size()].done = true;
         completed_ += count;

@@ -1,10 +1,11 @@
 // The worker threads of `inputanim index`. The main thread walks the directories and hands each
-// file over; a worker takes up to batch_width files at once, reads each (a small file whole with
-// one pread into a buffer the worker keeps, a larger one mapped), checks that each is a
-// recording and validates them with the many-inputs validate (which overlaps their cache misses);
-// the main thread gets the results back in the order the files were handed over, so the output
-// does not depend on the number of threads. At most `window` files are in flight, which bounds
-// memory, and at most batch_width files per worker are held at a time.
+// file over; a worker takes up to batch_width files at once, reads each (a file up to a MiB whole
+// with one pread into a buffer the worker keeps, a larger one mapped), checks that each is a
+// recording and validates it (the mapped ones together, with the many-inputs validate, which
+// overlaps their cache misses); the main thread gets the results back in the order the files
+// were handed over, so the output does not depend on the number of threads. At most `window`
+// files are in flight, which bounds memory, and at most batch_width files per worker are held at
+// a time.
 #pragma once
 
 #include <condition_variable>
@@ -13,6 +14,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -103,11 +105,8 @@ class index_pool {
         bool done = false;
     };
 
-    // A worker's buffers for the small files of a batch, kept from batch to batch.
-    using batch_buffers = std::array<std::vector<std::byte>, batch_width>;
-
     void work();
-    void index_batch(std::span<file_result* const> batch, batch_buffers& buffers) const;
+    void index_batch(std::span<file_result* const> batch, std::vector<std::byte>& buffer) const;
     // Hands the finished results at the head of the window to the sink; with `wait`, first waits
     // until ready_to_drain().
     void drain(bool wait);
