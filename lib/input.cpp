@@ -61,7 +61,8 @@ class not_regular_file_category_impl final : public std::error_category {
 // process's memory; on a small file a few faults cover every curve header, on a large one there
 // is a fault per curve. The 395 reads of a full recording's boundaries cost about the same
 // whatever its size: measured, mapping wins at 0.6 MB (reads 1.3x slower) and reads win from
-// 16 MB (0.7x) to 1 GiB (0.28x, and 28 MiB of memory less) (docs/PERFORMANCE.md, "Summaries").
+// 16 MB (0.7x) to 1 GiB (0.28x, and 28 MiB of memory less) (docs/PERFORMANCE.md, "Reading many
+// small files, summaries, and copies").
 constexpr std::size_t structure_by_reads_from = 8 << 20;
 
 // The one call that validates a whole mapped recording: validate() guards its own reads and

@@ -38,8 +38,8 @@ enum class file_access : std::uint8_t {
     map,
     // Not mapped (is_mapped() is false until map()): for a caller that reads a small file whole
     // with read_at into a buffer of its own, or only a few bytes of a large one. Mapping a file
-    // and faulting its pages in one by one costs more than one read of it up to a few hundred
-    // KiB, and unmapping it flushes the other CPUs' TLBs (docs/PERFORMANCE.md).
+    // and faulting its pages in one by one costs more than one read of it up to about a MiB, and
+    // unmapping it flushes the other CPUs' TLBs (docs/PERFORMANCE.md).
     reads,
 };
 
