@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "detail/rules.hpp"
 #include "inputanim/evaluate.hpp"
 
 namespace inputanim {
@@ -533,9 +534,7 @@ bool converts_to_itself(const recording& source, const convert_options& options)
     for (const marker_view& m : source.markers()) {
         const auto name_at =
             static_cast<std::uint64_t>(reinterpret_cast<const std::byte*>(m.name.data()) - base);
-        std::uint64_t shortest = 1;
-        for (std::uint64_t rest = m.name.size() >> 7; rest != 0; rest >>= 7) ++shortest;
-        if (name_at - (m.offset + 4) != shortest) return false;
+        if (name_at - (m.offset + 4) != detail::shortest_length_bytes(m.name.size())) return false;
     }
     return true;
 }

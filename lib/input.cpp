@@ -115,7 +115,7 @@ input input::open(std::string_view name, std::error_code& ec, file_access access
             ec = last_error();
             return {};
         }
-        return adopt(fd, ec, true, ::lseek(fd, 0, SEEK_CUR) == 0, file_access::map);
+        return from_fd(fd, ec, true);
     }
     std::string path;
     try {

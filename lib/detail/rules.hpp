@@ -172,6 +172,14 @@ constexpr fault check_name_length(std::uint64_t length, const limits& lim) noexc
     return {};
 }
 
+// The bytes of a 7-bit encoded `length` in its shortest form, the one every writer (and the
+// encoder) uses; a reader also takes longer forms.
+constexpr std::uint64_t shortest_length_bytes(std::uint64_t length) noexcept {
+    std::uint64_t bytes = 1;
+    for (length >>= 7; length != 0; length >>= 7) ++bytes;
+    return bytes;
+}
+
 // The May 2019 trailer (FORMAT.md section 9): a .NET BinaryFormatter stream holding the marker
 // list, which is checked and never interpreted: its first 17 bytes, then anything, and its last
 // byte (the file's) 0x0b. Offsets are from the trailer's first byte.

@@ -183,9 +183,8 @@ void index_pool::index_batch(std::span<file_result* const> batch,
             bytes = buffer;
             gzip = starts_like_gzip(bytes);
         } else {
-            std::error_code io;
-            gzip = is_gzip(file, io);
-            if (!io && !gzip) io = file.map();
+            std::error_code io = file.map();
+            if (!io) gzip = is_gzip(file, io);
             if (io) {
                 mark_cut(r, io);
                 continue;
@@ -193,7 +192,7 @@ void index_pool::index_batch(std::span<file_result* const> batch,
             bytes = file.mapped();
         }
         if (gzip) {
-            // Inflated from the mapping as it is read.
+            // Inflated from the mapping as it is read (a small file is mapped only now).
             if (const std::error_code io = file.map()) {
                 mark_cut(r, io);
                 continue;
