@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
+#include "detail/kernels.hpp"
+#include "detail/load.hpp"
 #include "detail/rules.hpp"
 #include "inputanim/evaluate.hpp"
 
@@ -14,15 +17,19 @@ namespace inputanim {
 namespace {
 
 constexpr float infinity = std::numeric_limits<float>::infinity();
+constexpr float max_float = std::numeric_limits<float>::max();
 // How many keys go to the encoder at once, from a buffer on the stack.
 constexpr std::size_t batch_keys = 256;
 // How many source bytes are read before they are handed to options.consumed.
 constexpr std::uint64_t release_piece = std::uint64_t{256} << 10;
 
-// MRTK's full keyframes (and what compact keys read as): exactly linear playback.
+// How many output bytes a run of keys is transcoded into before it goes to the encoder, which
+// hands a run this large straight to the sink: a buffer on the stack.
+constexpr std::size_t transcode_bytes = std::size_t{32} << 10;
+
 bool mrtk_linear(const keyframe_view k) noexcept {
-    return k.in_tangent() == 0.0f && k.out_tangent() == 0.0f && k.in_weight() == 0.0f &&
-           k.out_weight() == 0.0f && k.weighted_mode_raw() == 3;
+    return detail::mrtk_linear(k.in_tangent(), k.out_tangent(), k.in_weight(), k.out_weight(),
+                               k.weighted_mode_raw());
 }
 
 keyframe to_keyframe(const keyframe_view k) noexcept {
@@ -74,6 +81,11 @@ class windowed_curve {
         return (hi_ - lo_) + (has_from_edge_ ? 1 : 0) + (has_to_edge_ ? 1 : 0);
     }
     std::size_t edges() const noexcept { return (has_from_edge_ ? 1 : 0) + (has_to_edge_ ? 1 : 0); }
+    // The source keys kept, [first_kept, end_kept), and the keys added before and after them.
+    std::size_t first_kept() const noexcept { return lo_; }
+    std::size_t end_kept() const noexcept { return hi_; }
+    const keyframe* from_edge() const noexcept { return has_from_edge_ ? &from_edge_ : nullptr; }
+    const keyframe* to_edge() const noexcept { return has_to_edge_ ? &to_edge_ : nullptr; }
     std::uint32_t curved_edges() const noexcept { return curved_edges_; }
 
     keyframe key(std::size_t i) const noexcept {
@@ -91,11 +103,6 @@ class windowed_curve {
             --i;
         }
         return i < hi_ - lo_ && !mrtk_linear(c_.keys[lo_ + i]);
-    }
-    // The offset just past the source key that key i comes from (or the last one before it).
-    std::uint64_t source_end(std::size_t i) const noexcept {
-        if (has_from_edge_) i = i == 0 ? 0 : i - 1;
-        return c_.keyframe_offset(lo_ + std::min(i + 1, hi_ - lo_));
     }
     const curve_view& source() const noexcept { return c_; }
 
@@ -152,6 +159,53 @@ class time_shift {
         previous_in_ = t;
         previous_out_ = out;
         return out;
+    }
+    // The n keys `stride` bytes apart at `in` written to `out` (the same place, or apart), the
+    // times of keys [0, K) shifted, where K is the first key whose shifted time is not finite
+    // and above the one before it: the keys before it need no nudge and none overflows, so this
+    // does what the key-by-key rule does, in blocks (kernels) where it can. Almost always K = n;
+    // the caller shifts the rest key by key.
+    template <std::size_t Stride>
+    std::size_t shift_plain(const std::byte* in, std::byte* out, std::size_t n) noexcept {
+        float before = have_ ? previous_out_ : -infinity;
+        float last = previous_in_;
+        std::size_t i = 0;
+        // The kernel writes whole runs before it checks them: only into another buffer.
+        if (Stride == compact_keyframe_size && in != out) {
+            i = detail::kernels().shift_compact(in, out, n, by_, before);
+            if (i != 0) {
+                last = detail::load_f32_le(in + (i - 1) * Stride);
+                before = detail::load_f32_le(out + (i - 1) * Stride);
+            }
+        }
+        if (in != out) std::memcpy(out + i * Stride, in + i * Stride, (n - i) * Stride);
+        for (; i < n; ++i) {
+            std::byte* const p = out + i * Stride;
+            const float t = detail::load_f32_le(p);
+            const float shifted = t - by_;
+            if (!(shifted > before) || !(std::abs(shifted) <= max_float)) break;
+            detail::store_f32_le(p, shifted);
+            last = t;
+            before = shifted;
+        }
+        if (i != 0) {
+            have_ = true;
+            previous_in_ = last;
+            previous_out_ = before;
+        }
+        return i;
+    }
+    // The times of n keys at `in` into `out` by the fast rule, then the rest by the key-by-key.
+    template <std::size_t Stride>
+    void shift(const std::byte* in, std::byte* out, std::size_t n) noexcept {
+        const std::size_t plain = shift_plain<Stride>(in, out, n);
+        shift_each(out + plain * Stride, n - plain, Stride);
+    }
+    // The times of n keys at `p` shifted in place by the key-by-key rule.
+    void shift_each(std::byte* p, std::size_t n, std::size_t stride) noexcept {
+        for (std::size_t i = 0; i < n; ++i) {
+            detail::store_f32_le(p + i * stride, (*this)(detail::load_f32_le(p + i * stride)));
+        }
     }
     float marker(float t) const noexcept { return on_ ? t - by_ : t; }
     // Whether `t`, a time the output keeps, stays finite once shifted (a time that is not finite
@@ -311,29 +365,24 @@ class converter {
                wc.source().keys.stride() == full_keyframe_size;
     }
 
-    // Writes keys [0, n) of `wc` whose flag in `keep` is set (every key when `keep` is empty),
-    // with times from `times` when given, else shifted here.
+    // Writes the keys of `wc` whose flag in `keep` is set, at their times in `times`: what
+    // thinning kept, key by key.
     void write_keys(const windowed_curve& wc, std::span<const std::uint8_t> keep,
-                    std::span<const float> times, bool release_as_read) {
+                    std::span<const float> times) {
         std::array<keyframe, batch_keys> batch;
         std::size_t used = 0;
         std::uint64_t curved = 0;
         const bool check = drops_curve(wc);
-        std::uint64_t released = wc.source().offset;
         const std::size_t n = wc.size();
         for (std::size_t i = 0; i < n; ++i) {
-            if (!keep.empty() && keep[i] == 0) continue;
+            if (keep[i] == 0) continue;
             keyframe k = wc.key(i);
             if (check && wc.curved(i)) ++curved;
-            k.time = times.empty() ? shift_(k.time) : times[i];
+            k.time = times[i];
             batch[used++] = k;
             if (used == batch.size()) {
                 if (encoder_.write_keys(batch)) return;
                 used = 0;
-                if (release_as_read && wc.source_end(i) - released >= release_piece) {
-                    release(released, wc.source_end(i));
-                    released = wc.source_end(i);
-                }
             }
             ++r_.keys_written;
         }
@@ -342,7 +391,6 @@ class converter {
             ++r_.curved_curves;
             r_.curved_keys += curved;
         }
-        if (release_as_read) release(released, curve_end(wc.source()));
     }
 
     void write_curve(curve_id id) {
@@ -351,8 +399,82 @@ class converter {
         const windowed_curve wc(*c, w_);
         count_window(wc);
         if (encoder_.begin_curve(id, c->pre_wrap, c->post_wrap, wc.size())) return;
+        write_all(wc);
+    }
+
+    // Every key of `wc`: its run of source keys in blocks, each copied or transcoded by the
+    // kernels into the target's layout and its times shifted there, and the keys added at the
+    // window's ends one by one.
+    void write_all(const windowed_curve& wc) {
         shift_.restart();
-        write_keys(wc, {}, {}, true);
+        if (const keyframe* edge = wc.from_edge()) write_one(*edge);
+        const curve_view& c = wc.source();
+        const std::size_t in_stride = c.keys.stride();
+        const std::size_t out_stride =
+            full_ && c.kind == curve_kind::float_curve ? full_keyframe_size : compact_keyframe_size;
+        // Keys per block: a piece of the source to release, or as many as the buffers hold (a
+        // key's larger form in transcoded_, its compact form in staged_).
+        const std::size_t block = in_stride == out_stride && !shift_.on()
+                                      ? release_piece / in_stride
+                                      : transcode_bytes / std::max(in_stride, out_stride);
+        const bool count_curved = drops_curve(wc);
+        std::uint64_t curved = 0;
+        std::uint64_t released = c.offset;
+        for (std::size_t at = wc.first_kept(), end = wc.end_kept(); at < end;) {
+            const std::size_t n = std::min(block, end - at);
+            const std::byte* in = source_.bytes().data() + c.keyframe_offset(at);
+            std::span<const std::byte> out(in, n * in_stride);
+            if (in_stride != out_stride || shift_.on()) {
+                out = transcode(in, in_stride, out_stride, n, count_curved ? &curved : nullptr);
+            }
+            if (encoder_.write_encoded_keys(out, n)) return;
+            r_.keys_written += n;
+            at += n;
+            if (c.keyframe_offset(at) - released >= release_piece) {
+                release(released, c.keyframe_offset(at));
+                released = c.keyframe_offset(at);
+            }
+        }
+        if (const keyframe* edge = wc.to_edge()) write_one(*edge);
+        if (curved != 0) {
+            ++r_.curved_curves;
+            r_.curved_keys += curved;
+        }
+        release(released, curve_end(c));
+    }
+
+    // n keys at `in` into transcoded_, in the target's layout with shifted times. A shift of
+    // keys that change layout runs on their compact form, in staged_.
+    std::span<const std::byte> transcode(const std::byte* in, std::size_t in_stride,
+                                         std::size_t out_stride, std::size_t n,
+                                         std::uint64_t* curved) {
+        std::byte* const out = transcoded_.data();
+        const detail::block_kernels& k = detail::kernels();
+        const bool shifting = shift_.on();
+        if (in_stride == out_stride) {
+            if (in_stride == full_keyframe_size) {
+                shift_.shift<full_keyframe_size>(in, out, n);
+            } else {
+                shift_.shift<compact_keyframe_size>(in, out, n);
+            }
+        } else if (out_stride == full_keyframe_size) {
+            if (shifting) {
+                shift_.shift<compact_keyframe_size>(in, staged_.data(), n);
+                in = staged_.data();
+            }
+            k.widen(in, out, n);
+        } else {
+            const std::size_t dropped = k.narrow(in, shifting ? staged_.data() : out, n);
+            if (curved != nullptr) *curved += dropped;
+            if (shifting) shift_.shift<compact_keyframe_size>(staged_.data(), out, n);
+        }
+        return {out, n * out_stride};
+    }
+
+    // A key added at a window's end.
+    void write_one(keyframe k) {
+        k.time = shift_(k.time);
+        if (!encoder_.write_key(k)) ++r_.keys_written;
     }
 
     // Thinned: a bool curve keeps its changes; a vector's curves are thinned together when they
@@ -427,7 +549,7 @@ class converter {
         r_.keys_thinned += wc.size() - kept;
         const curve_view& c = wc.source();
         if (encoder_.begin_curve(id, c.pre_wrap, c.post_wrap, kept)) return;
-        write_keys(wc, keep_, times_, false);
+        write_keys(wc, keep_, times_);
         release(c.offset, curve_end(c));
     }
 
@@ -445,8 +567,7 @@ class converter {
             count_window(wc);
             const curve_view& c = wc.source();
             if (encoder_.begin_curve(id, c.pre_wrap, c.post_wrap, wc.size())) return;
-            shift_.restart();
-            write_keys(wc, {}, {}, true);
+            write_all(wc);
             return;
         }
         load(wc, 0, true);
@@ -506,6 +627,8 @@ class converter {
     std::vector<float> times_;
     std::array<std::vector<float>, 4> values_;
     std::vector<std::uint8_t> keep_;
+    std::array<std::byte, transcode_bytes> transcoded_;
+    std::array<std::byte, transcode_bytes / full_keyframe_size * compact_keyframe_size> staged_;
 };
 
 }  // namespace

@@ -138,6 +138,22 @@ std::error_code encoder::write_keys(std::span<const keyframe> keys) {
     return error_;
 }
 
+std::error_code encoder::write_encoded_keys(std::span<const std::byte> bytes, std::size_t count) {
+    const std::size_t stride = current_full_ ? full_keyframe_size : compact_keyframe_size;
+    if (error_ || misuse(stage_ != stage::curves || count > left_ ||
+                         bytes.size() / stride != count || bytes.size() % stride != 0)) {
+        return error_;
+    }
+    left_ -= count;
+    if (bytes.size() < buffer_.size()) {
+        put_bytes(bytes);
+        return error_;
+    }
+    flush();
+    if (!error_) error_ = sink_.write(bytes);
+    return error_;
+}
+
 std::error_code encoder::write_curve(curve_id id, const inputanim::curve& c) {
     if (begin_curve(id, c.pre_wrap, c.post_wrap, c.keys.size())) return error_;
     return write_keys(c.keys);

@@ -2,7 +2,10 @@
 // implementation this processor can run (the baseline, and AVX2 where it has it): the first fault
 // they find in any range of keys is the one check_keyframe finds key by key, the lockstep prefix
 // of a rotation's curves never covers a key that a key-by-key look would stop at, and the aligned
-// blocks of the quaternion walk are exactly those whose keys line up with lengths near 1.
+// blocks of the quaternion walk are exactly those whose keys line up with lengths near 1; and the
+// kernels convert writes with move every byte as the key-by-key definition does (compact keys
+// widened to MRTK's full keys, full keys narrowed with the curved ones counted, times shifted up
+// to the first key that needs the key-by-key rule).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -10,7 +13,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -263,6 +268,85 @@ void under_every_implementation(F&& test) {
     }
 }
 
+// Any bytes at all: a kernel that moves fields must not read them as numbers (NaN payloads,
+// signalling NaNs and denormals come through bit for bit).
+std::vector<std::byte> random_bytes(std::size_t n, std::uint32_t seed) {
+    std::mt19937 gen(seed);
+    std::vector<std::byte> b(n);
+    for (std::byte& x : b) x = static_cast<std::byte>(gen() & 0xff);
+    return b;
+}
+
+// Key counts around the kernels' steps and runs, and one long curve.
+constexpr std::size_t transcode_counts[] = {0, 1, 7, 8, 9, 15, 16, 17, 255, 256, 257, 700};
+
+// n full keys whose tails are MRTK's own bytes, MRTK's linear key with -0 in place of 0, or
+// something else (curved: tangents, weights or a mode other than MRTK's); `curved` counts those.
+std::vector<std::byte> mixed_full_keys(std::size_t n, std::size_t& curved) {
+    std::vector<std::byte> b = random_bytes(n * full_keyframe_size, 11);
+    curved = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::byte* p = b.data() + i * full_keyframe_size;
+        switch (i % 5) {
+            case 0:
+            case 1:
+                std::memcpy(p + 8, linear_key_tail.data(), linear_key_tail.size());
+                break;
+            case 2:
+                std::memcpy(p + 8, linear_key_tail.data(), linear_key_tail.size());
+                store_f32_le(p + 8 + 4 * (i % 4), -0.0f);
+                break;
+            case 3:
+                std::memcpy(p + 8, linear_key_tail.data(), linear_key_tail.size());
+                store_i32_le(p + 24, static_cast<std::int32_t>(i % 3));
+                ++curved;
+                break;
+            default:
+                // Random tail bytes; a few may happen to be linear.
+                if (!mrtk_linear_key(p)) ++curved;
+                break;
+        }
+    }
+    return b;
+}
+
+// n compact keys whose times rise by 1/60 from `start`, with random value bytes.
+std::vector<std::byte> rising_compact_keys(std::size_t n, float start) {
+    std::vector<std::byte> b = random_bytes(n * compact_keyframe_size, 5);
+    for (std::size_t i = 0; i < n; ++i) {
+        store_f32_le(b.data() + i * compact_keyframe_size, start + static_cast<float>(i) / 60.0f);
+    }
+    return b;
+}
+
+// What shift_compact promises for keys `in` shifted by `by` into `out` with answer k: keys
+// [0, k) hold their times less `by` and their values' bytes, each shifted time finite and above
+// the one before; a stop short of the last whole block is at a run holding a key that is not.
+void expect_shifted_as_promised(const std::vector<std::byte>& in, const std::vector<std::byte>& out,
+                                float by, float before, std::size_t k) {
+    const std::size_t n = in.size() / compact_keyframe_size;
+    ASSERT_LE(k, n);
+    EXPECT_EQ(k % block_keys, 0u);
+    float previous = before;
+    for (std::size_t i = 0; i < k; ++i) {
+        const std::byte* p = in.data() + i * compact_keyframe_size;
+        const std::byte* q = out.data() + i * compact_keyframe_size;
+        const float shifted = load_f32_le(p) - by;
+        ASSERT_EQ(load_u32_le(q), std::bit_cast<std::uint32_t>(shifted)) << "key " << i;
+        ASSERT_EQ(std::memcmp(p + 4, q + 4, 4), 0) << "key " << i;
+        ASSERT_TRUE(shifted > previous && std::isfinite(shifted)) << "key " << i;
+        previous = shifted;
+    }
+    if (n - k < block_keys) return;
+    bool stop_found = false;
+    for (std::size_t i = k; i < std::min(n, k + block_run) && !stop_found; ++i) {
+        const float shifted = load_f32_le(in.data() + i * compact_keyframe_size) - by;
+        stop_found = !(shifted > previous && std::isfinite(shifted));
+        previous = shifted;
+    }
+    EXPECT_TRUE(stop_found) << "stopped at " << k << " of " << n << " without cause";
+}
+
 }  // namespace
 
 TEST(BlockChecks, KernelsFindTheFirstFaultOfCompactKeysAsKeyByKey) {
@@ -310,4 +394,92 @@ TEST(BlockChecks, ValidateUsesTheLastImplementationUnlessTheEnvironmentForcesOne
     }
     // The same table at every call: chosen once.
     EXPECT_EQ(&kernels(), &kernels());
+}
+
+TEST(BlockChecks, WidenGivesEachCompactKeyMrtksLinearTailAndMovesTimeAndValueBitForBit) {
+    under_every_implementation([](const block_kernels& k) {
+        for (const std::size_t n : transcode_counts) {
+            SCOPED_TRACE(n);
+            const std::vector<std::byte> in = random_bytes(n * compact_keyframe_size, 3);
+            std::vector<std::byte> out(n * full_keyframe_size, std::byte{0x55});
+            k.widen(in.data(), out.data(), n);
+            std::vector<std::byte> expected(n * full_keyframe_size);
+            for (std::size_t i = 0; i < n; ++i) {
+                std::memcpy(&expected[i * full_keyframe_size], &in[i * compact_keyframe_size], 8);
+                std::memcpy(&expected[i * full_keyframe_size + 8], linear_key_tail.data(),
+                            linear_key_tail.size());
+                EXPECT_TRUE(mrtk_linear_key(&expected[i * full_keyframe_size]));
+            }
+            EXPECT_EQ(out, expected);
+        }
+    });
+}
+
+TEST(BlockChecks, NarrowKeepsTimeAndValueAndCountsTheKeysThatAreNotMrtksLinearOnes) {
+    under_every_implementation([](const block_kernels& k) {
+        for (const std::size_t n : transcode_counts) {
+            SCOPED_TRACE(n);
+            std::size_t curved = 0;
+            const std::vector<std::byte> in = mixed_full_keys(n, curved);
+            std::vector<std::byte> out(n * compact_keyframe_size, std::byte{0x55});
+            EXPECT_EQ(k.narrow(in.data(), out.data(), n), curved);
+            for (std::size_t i = 0; i < n; ++i) {
+                EXPECT_EQ(std::memcmp(&out[i * compact_keyframe_size], &in[i * full_keyframe_size],
+                                      compact_keyframe_size),
+                          0)
+                    << "key " << i;
+            }
+        }
+    });
+}
+
+TEST(BlockChecks, ShiftingRisingTimesCoversEveryWholeBlock) {
+    if (std::endian::native != std::endian::little) GTEST_SKIP() << big_endian;
+    under_every_implementation([](const block_kernels& k) {
+        for (const std::size_t n : transcode_counts) {
+            SCOPED_TRACE(n);
+            for (const float by : {0.0f, 2.5f, -1000.0f}) {
+                const std::vector<std::byte> in = rising_compact_keys(n, -3.0f);
+                std::vector<std::byte> out(in.size());
+                const std::size_t done = k.shift_compact(in.data(), out.data(), n, by, -inf);
+                EXPECT_EQ(done, n / block_keys * block_keys);
+                expect_shifted_as_promised(in, out, by, -inf, done);
+            }
+        }
+    });
+}
+
+TEST(BlockChecks, ShiftingStopsAtTheRunOfATimeThatNeedsTheKeyByKeyRule) {
+    if (std::endian::native != std::endian::little) GTEST_SKIP() << big_endian;
+    under_every_implementation([](const block_kernels& k) {
+        constexpr std::size_t n = 700;
+        struct breakage {
+            const char* what;
+            std::size_t at;
+            float time;
+            float by;
+        };
+        // A time equal to the one before once shifted (far from zero, neighbours a float apart
+        // collapse), a time not finite, one that passes the largest float, and one below the key
+        // before the block.
+        for (const breakage b :
+             {breakage{"collapse", 300, 0.0f, -3e7f}, breakage{"nan", 450, qnan, 1.0f},
+              breakage{"overflow", 9, 3e38f, -1e38f}, breakage{"below before", 0, -100.0f, 0.0f}}) {
+            SCOPED_TRACE(b.what);
+            std::vector<std::byte> in = rising_compact_keys(n, -3.0f);
+            if (std::string_view(b.what) == "collapse") {
+                for (std::size_t i = b.at; i < n; ++i) {
+                    store_f32_le(in.data() + i * compact_keyframe_size,
+                                 1e7f + static_cast<float>(i));
+                }
+            } else {
+                store_f32_le(in.data() + b.at * compact_keyframe_size, b.time);
+            }
+            std::vector<std::byte> out(in.size());
+            const float before = std::string_view(b.what) == "below before" ? -50.0f : -inf;
+            const std::size_t done = k.shift_compact(in.data(), out.data(), n, b.by, before);
+            EXPECT_LE(done, b.at);
+            expect_shifted_as_promised(in, out, b.by, before, done);
+        }
+    });
 }

@@ -379,6 +379,54 @@ TEST(Convert, ShiftedKeysThatRoundToTheSameTimeAreMovedApart) {
     EXPECT_FALSE(validate(view(c.data)).error);
 }
 
+// The rule of convert.hpp, key by key: each time less the shift, moved to the float after the
+// previous shifted time where the subtraction made it no later.
+std::vector<float> shifted_key_by_key(const std::vector<keyframe>& keys, float by) {
+    std::vector<float> out;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        float t = keys[i].time - by;
+        if (i > 0 && keys[i].time > keys[i - 1].time && !(t > out.back())) {
+            t = std::nextafter(out.back(), std::numeric_limits<float>::infinity());
+        }
+        out.push_back(t);
+    }
+    return out;
+}
+
+TEST(Convert, ShiftedTimesFollowTheKeyByKeyRuleAcrossLongCurvesInEveryLayout) {
+    // Keys 1/60 s apart, then a stretch a float apart far from zero, then apart again: the
+    // stretch's shifted times collapse and are moved apart, the keys around it are not.
+    model m;
+    m.minor = 1;
+    std::vector<keyframe>& keys = m[camera_curve(pose_channel::position_x)].keys;
+    for (int i = 0; i < 3000; ++i) keys.push_back({static_cast<float>(i) / 60.0f, 1.0f});
+    for (int i = 0; i < 1500; ++i) keys.push_back({4e6f + static_cast<float>(i) / 2.0f, 2.0f});
+    for (int i = 0; i < 2000; ++i) keys.push_back({5e6f + static_cast<float>(i) * 64.0f, 3.0f});
+    for (const shape from : {shape::v11_compact, shape::v11_full}) {
+        for (const shape to : all_shapes) {
+            SCOPED_TRACE(std::string(shape_name(from)) + " to " + std::string(shape_name(to)));
+            m.layout = from == shape::v11_compact ? layout::compact : layout::full;
+            convert_options o = to_shape(to);
+            o.from = -2e7f;
+            o.shift_to_zero = true;
+            const converted c = convert_bytes(write(m), o);
+            const std::vector<keyframe> x =
+                read_back(c.data)[camera_curve(pose_channel::position_x)].keys;
+            // The window's start adds no key: the curve starts after it.
+            ASSERT_EQ(x.size(), keys.size());
+            const std::vector<float> expected = shifted_key_by_key(keys, -2e7f);
+            std::size_t nudged = 0;
+            for (std::size_t i = 0; i < x.size(); ++i) {
+                ASSERT_EQ(x[i].time, expected[i]) << "key " << i;
+                ASSERT_EQ(x[i].value, keys[i].value) << "key " << i;
+                nudged += expected[i] != keys[i].time + 2e7f ? 1 : 0;
+            }
+            EXPECT_GT(nudged, 0u);
+            EXPECT_EQ(c.result.keys_nudged, nudged);
+        }
+    }
+}
+
 TEST(Convert, ThinningARawRecordingGivesTheKeysTheGeneratorThins) {
     generate_options g;
     g.seconds = 4;

@@ -99,7 +99,14 @@ TEST(ConvertErrors, ASinkThatFailsStopsTheConversionWithItsCode) {
     recording rec;
     ASSERT_FALSE(rec.open(view(source)));
     for (const bool thin : {false, true}) {
-        for (std::size_t accepted : {0u, 1u, 3u}) {
+        convert_options whole;
+        whole.layout = layout::full;
+        if (thin) whole.thin = thinning{};
+        failing_sink all(std::numeric_limits<std::size_t>::max());
+        ASSERT_FALSE(convert(rec, all, whole).error);
+        ASSERT_GE(all.calls, 3u);
+        // The first call, one in the middle of the curves, and the last.
+        for (const std::size_t accepted : {std::size_t{0}, std::size_t{1}, all.calls - 1}) {
             failing_sink sink(accepted);
             convert_options o;
             o.layout = layout::full;

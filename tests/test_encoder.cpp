@@ -1,9 +1,11 @@
 // The writer's incremental encoder: for every version, layout, block choice and marker list, a
 // recording encoded piece by piece (a key or a marker at a time, keys in uneven runs, whole
-// curves) is byte for byte what write(model) makes, and it reaches the sink in file order.
+// curves, keys handed over as the file holds them) is byte for byte what write(model) makes, and
+// it reaches the sink in file order.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <system_error>
@@ -140,7 +142,56 @@ std::error_code encode_whole(const model& m, byte_sink& sink) {
     return e.finish();
 }
 
+// Keys as the file holds them: little-endian fields, time and value, and the other five for a
+// float curve of the full layout.
+bytes file_keys(std::span<const keyframe> keys, bool full) {
+    bytes out;
+    const auto put = [&](std::uint32_t v) {
+        for (int b = 0; b < 4; ++b) out.push_back(static_cast<std::byte>((v >> (8 * b)) & 0xff));
+    };
+    for (const keyframe& k : keys) {
+        put(std::bit_cast<std::uint32_t>(k.time));
+        put(std::bit_cast<std::uint32_t>(k.value));
+        if (!full) continue;
+        put(std::bit_cast<std::uint32_t>(k.in_tangent));
+        put(std::bit_cast<std::uint32_t>(k.out_tangent));
+        put(std::bit_cast<std::uint32_t>(k.in_weight));
+        put(std::bit_cast<std::uint32_t>(k.out_weight));
+        put(static_cast<std::uint32_t>(k.weighted_mode));
+    }
+    return out;
+}
+
+// Every curve's keys handed over as the file holds them, in runs of 1, 2, 3, ... keys.
+std::error_code encode_as_file_keys(const model& m, byte_sink& sink) {
+    const bool full = (m.major == 1 && m.minor == 0) || m.layout == layout::full;
+    encoder e(sink);
+    e.write_header(m.major, m.minor, m.layout, m.blocks);
+    const block_flags blocks = written_blocks(m);
+    for (std::size_t i = 0; i < curve_count(blocks); ++i) {
+        const curve_id id = curve_at(blocks, i);
+        const curve& c = m[id];
+        e.begin_curve(id, c.pre_wrap, c.post_wrap, c.keys.size());
+        std::span<const keyframe> rest = c.keys;
+        for (std::size_t run = 1; !rest.empty(); ++run) {
+            const std::size_t n = std::min(run, rest.size());
+            e.write_encoded_keys(
+                file_keys(rest.first(n), full && kind_of(id) == curve_kind::float_curve), n);
+            rest = rest.subspan(n);
+        }
+    }
+    if (m.markers) e.write_markers(*m.markers);
+    return e.finish();
+}
+
 class Encoder : public ::testing::TestWithParam<config> {};
+
+TEST_P(Encoder, KeysHandedOverAsTheFileHoldsThemGiveTheBytesOfWrite) {
+    const model m = busy_model(GetParam());
+    recording_sink sink;
+    EXPECT_FALSE(encode_as_file_keys(m, sink));
+    EXPECT_EQ(sink.bytes, write(m));
+}
 
 TEST_P(Encoder, OneKeyAndOneMarkerAtATimeGivesTheBytesOfWrite) {
     const model m = busy_model(GetParam());
@@ -180,6 +231,20 @@ TEST(EncoderOutput, ALargeRecordingReachesTheSinkInSeveralPiecesInFileOrder) {
     EXPECT_FALSE(encode_one_at_a_time(m, sink));
     EXPECT_GT(sink.calls, 1u);
     EXPECT_EQ(sink.bytes, write(m));
+}
+
+TEST(EncoderOutput, EncodedKeysLargerThanTheBufferGoToTheSinkInOneCall) {
+    std::vector<keyframe> keys;
+    for (int i = 0; i < 5000; ++i) keys.push_back({static_cast<float>(i), 1.0f});
+    recording_sink sink;
+    encoder e(sink);
+    ASSERT_FALSE(e.write_header(1, 1, layout::compact, block_flags{false, false, true}));
+    ASSERT_FALSE(e.begin_curve(gaze_curve(ray_channel::origin_x), 8, 8, keys.size()));
+    const bytes encoded = file_keys(keys, false);
+    ASSERT_FALSE(e.write_encoded_keys(encoded, keys.size()));
+    // The header's bytes first, then the 40,000 bytes of keys as they are.
+    ASSERT_EQ(sink.calls, 2u);
+    EXPECT_TRUE(std::equal(encoded.begin(), encoded.end(), sink.bytes.end() - 40000));
 }
 
 TEST(EncoderOutput, TheSmallModelsOfTheTestsEncodeAsWriteWritesThem) {

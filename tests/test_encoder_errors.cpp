@@ -104,6 +104,34 @@ TEST(EncoderErrors, MoreKeysThanAnnouncedAreMisuse) {
     EXPECT_EQ(e.write_keys(three), misuse);
 }
 
+TEST(EncoderErrors, MoreEncodedKeysThanAnnouncedAreMisuse) {
+    recording_sink sink;
+    encoder e(sink);
+    start(e, 0);
+    ASSERT_FALSE(e.begin_curve(gaze_curve_at(0), 8, 8, 2));
+    const std::vector<std::byte> three(3 * 8);
+    EXPECT_EQ(e.write_encoded_keys(three, 3), misuse);
+}
+
+TEST(EncoderErrors, EncodedKeysOfAnotherLayoutOrCountAreMisuse) {
+    for (const std::size_t size : {std::size_t{2 * 28}, std::size_t{8 + 1}, std::size_t{0}}) {
+        recording_sink sink;
+        encoder e(sink);
+        start(e, 0);
+        // A compact curve's keys are 8 bytes each: two keys are 16 bytes, nothing else.
+        ASSERT_FALSE(e.begin_curve(gaze_curve_at(0), 8, 8, 2));
+        const std::vector<std::byte> keys(size);
+        EXPECT_EQ(e.write_encoded_keys(keys, 2), misuse) << size;
+    }
+}
+
+TEST(EncoderErrors, EncodedKeysBeforeAnyCurveAreMisuse) {
+    recording_sink sink;
+    encoder e(sink);
+    const std::vector<std::byte> none;
+    EXPECT_EQ(e.write_encoded_keys(none, 0), misuse);
+}
+
 TEST(EncoderErrors, AKeyBeforeAnyCurveIsMisuse) {
     recording_sink sink;
     encoder e(sink);

@@ -131,7 +131,10 @@ bool converts_to_itself(const recording& source, const convert_options& options 
 
 // Writes `source` (a recording opened without error, whose bytes are readable) to `sink` as
 // `options` say. Allocates only the thinning's buffers (when options.thin is set); reads the
-// source's bytes once per key (twice for thinned curves) in the target's curve order.
+// source's bytes once per key (twice for thinned curves) in the target's curve order. A curve
+// that is not thinned goes in blocks: its keys copied, or transcoded between the layouts by the
+// block kernels (chosen once, as validate's), their times shifted in the block, and handed to
+// the sink in pieces of 32 KiB (256 KiB straight from the source when nothing changes).
 convert_result convert(const recording& source, byte_sink& sink,
                        const convert_options& options = {});
 

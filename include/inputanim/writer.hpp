@@ -121,6 +121,10 @@ class encoder {
     // time and value.
     std::error_code write_key(const keyframe& key);
     std::error_code write_keys(std::span<const keyframe> keys);
+    // `count` keys of the current curve already in the file's layout for it (8 bytes a key for
+    // compact and bool curves, 28 for full ones), as convert transcodes them: handed on as they
+    // are, and a run larger than the encoder's buffer straight to the sink in one call.
+    std::error_code write_encoded_keys(std::span<const std::byte> bytes, std::size_t count);
     // begin_curve, then all of c.keys.
     std::error_code write_curve(curve_id id, const inputanim::curve& c);
 

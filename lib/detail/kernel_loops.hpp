@@ -15,6 +15,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <utility>
 
 #include "detail/kernels.hpp"
 #include "detail/load.hpp"
@@ -247,18 +249,171 @@ std::size_t aligned(const std::byte* const* q, std::size_t n, float low, float h
     }
 }
 
+// widen, a step of widen_keys keys at a time: lane d of the step's output is field d % 7 of key
+// d / 7, its time and value (fields 0 and 1) from lanes 2k and 2k + 1 of the input, the other
+// fields from linear_key_tail. Each output vector is one shuffle of one input vector with one
+// constant vector of the tail.
+constexpr std::size_t widen_keys = 8;
+constexpr std::size_t widen_in_vectors = widen_keys * 2 / lanes;
+constexpr std::size_t widen_out_vectors = widen_keys * 7 / lanes;
+constexpr std::size_t from_tail = ~std::size_t{0};
+
+constexpr std::size_t widen_source_lane(std::size_t d) noexcept {
+    return d % 7 < 2 ? d / 7 * 2 + d % 7 : from_tail;
+}
+
+// The input vector that output vector j takes its times and values from: one for each, since a
+// vector of up to 8 lanes holds the time and value of at most two keys, and two keys that share
+// an output vector share an input vector (checked below).
+constexpr std::size_t widen_source_vector(std::size_t j) noexcept {
+    for (std::size_t l = 0; l < lanes; ++l) {
+        const std::size_t s = widen_source_lane(j * lanes + l);
+        if (s != from_tail) return s / lanes;
+    }
+    return 0;
+}
+constexpr bool widen_one_source() noexcept {
+    for (std::size_t j = 0; j < widen_out_vectors; ++j) {
+        for (std::size_t l = 0; l < lanes; ++l) {
+            const std::size_t s = widen_source_lane(j * lanes + l);
+            if (s != from_tail && s / lanes != widen_source_vector(j)) return false;
+        }
+    }
+    return true;
+}
+static_assert(widen_one_source());
+
+// The shuffle index of output lane d: an input lane, or lane d's own lane of the tail vector.
+constexpr int widen_index(std::size_t d) noexcept {
+    const std::size_t s = widen_source_lane(d);
+    return static_cast<int>(s == from_tail ? lanes + d % lanes : s % lanes);
+}
+
+struct widen_tail {
+    u32 v[widen_out_vectors];
+};
+widen_tail make_widen_tail() noexcept {
+    std::byte bytes[widen_keys * full_keyframe_size]{};
+    for (std::size_t k = 0; k < widen_keys; ++k) {
+        std::memcpy(bytes + k * full_keyframe_size + 8, linear_key_tail.data(),
+                    linear_key_tail.size());
+    }
+    widen_tail t;
+    for (std::size_t j = 0; j < widen_out_vectors; ++j)
+        load_lanes_raw(bytes + j * sizeof(u32), t.v[j]);
+    return t;
+}
+
+template <std::size_t J, std::size_t... L>
+u32 widen_vector(const u32 (&in)[widen_in_vectors], const u32 tail,
+                 std::index_sequence<L...>) noexcept {
+    return __builtin_shufflevector(in[widen_source_vector(J)], tail, widen_index(J * lanes + L)...);
+}
+
+template <std::size_t... J>
+void widen_step(const std::byte* in, std::byte* out, const widen_tail& tail,
+                std::index_sequence<J...>) noexcept {
+    u32 source[widen_in_vectors];
+    for (std::size_t s = 0; s < widen_in_vectors; ++s) {
+        load_lanes_raw(in + s * sizeof(u32), source[s]);
+    }
+    (store_lanes_raw(out + J * sizeof(u32),
+                     widen_vector<J>(source, tail.v[J], std::make_index_sequence<lanes>{})),
+     ...);
+}
+
+void widen(const std::byte* in, std::byte* out, std::size_t n) noexcept {
+    const widen_tail tail = make_widen_tail();
+    std::size_t i = 0;
+    for (; n - i >= widen_keys; i += widen_keys) {
+        widen_step(in + i * compact_keyframe_size, out + i * full_keyframe_size, tail,
+                   std::make_index_sequence<widen_out_vectors>{});
+    }
+    for (; i < n; ++i) {
+        std::memcpy(out + i * full_keyframe_size, in + i * compact_keyframe_size, 8);
+        std::memcpy(out + i * full_keyframe_size + 8, linear_key_tail.data(),
+                    linear_key_tail.size());
+    }
+}
+
+std::size_t narrow(const std::byte* in, std::byte* out, std::size_t n) noexcept {
+    std::size_t curved = 0;
+    for (std::size_t i = 0; i < n; ++i, in += full_keyframe_size, out += compact_keyframe_size) {
+        std::memcpy(out, in, compact_keyframe_size);
+        // The bytes first: almost every key is MRTK's, byte for byte.
+        if (std::memcmp(in + 8, linear_key_tail.data(), linear_key_tail.size()) != 0 &&
+            !mrtk_linear_key(in)) {
+            ++curved;
+        }
+    }
+    return curved;
+}
+
+template <std::size_t... L>
+u32 shift_lanes(u32 shifted, u32 now, std::index_sequence<L...>) noexcept {
+    // Even lanes (times) from `shifted`, odd ones (values) from `now`, untouched as bits.
+    return __builtin_shufflevector(shifted, now, (L % 2 == 0 ? L : lanes + L)...);
+}
+template <std::size_t... L>
+f32 time_before(f32 previous, f32 now, std::index_sequence<L...>) noexcept {
+    // In each even lane, the time two lanes back: the previous vector's last time for lane 0.
+    return __builtin_shufflevector(previous, now, (L == 0 ? lanes - 2 : lanes + L - 2)...);
+}
+
+std::size_t shift_compact(const std::byte* in, std::byte* out, std::size_t n, float by,
+                          float before) noexcept {
+    if constexpr (lane_loads) {
+        constexpr std::size_t keys_per_vector = lanes / 2;
+        lane_constants even_bits{};
+        lane_constants by_bits{};
+        for (std::size_t l = 0; l < lanes; l += 2) {
+            even_bits[l] = ~0u;
+            by_bits[l] = std::bit_cast<std::uint32_t>(by);
+        }
+        const i32 even = constant(even_bits);
+        const f32 by_lanes = (f32)constant(by_bits);
+        const u32 magnitude = u32{} + 0x7fffffffu;
+        const f32 largest = f32{} + std::numeric_limits<float>::max();
+        f32 previous = f32{} + before;
+        std::size_t k = 0;
+        while (n - k >= block_keys) {
+            const std::size_t m = smaller(block_run, (n - k) / block_keys * block_keys);
+            i32 bad{};
+            for (std::size_t i = k; i != k + m; i += keys_per_vector) {
+                const u32 now = load(in + i * compact_keyframe_size);
+                const f32 shifted = (f32)now - by_lanes;
+                bad |= even & ~((shifted > time_before(previous, shifted,
+                                                       std::make_index_sequence<lanes>{})) &
+                                ((f32)((u32)shifted & magnitude) <= largest));
+                store_lanes_raw(out + i * compact_keyframe_size,
+                                shift_lanes((u32)shifted, now, std::make_index_sequence<lanes>{}));
+                previous = shifted;
+            }
+            if (any(bad)) return k;
+            k += m;
+        }
+        return k;
+    } else {
+        (void)in;
+        (void)out;
+        (void)n;
+        (void)by;
+        (void)before;
+        return 0;
+    }
+}
+
 }  // namespace
 }  // namespace inputanim::detail
 
-#define INPUTANIM_KERNEL_TABLE(table_name, implementation)                    \
-    extern const inputanim::detail::block_kernels table_name {                \
-        implementation,                                                       \
-            {inputanim::detail::clean_keys<inputanim::compact_keyframe_size>, \
-             inputanim::detail::clean_keys<inputanim::full_keyframe_size>},   \
-            {inputanim::detail::lockstep<inputanim::compact_keyframe_size>,   \
-             inputanim::detail::lockstep<inputanim::full_keyframe_size>},     \
-        {                                                                     \
-            inputanim::detail::aligned<inputanim::compact_keyframe_size>,     \
-                inputanim::detail::aligned<inputanim::full_keyframe_size>     \
-        }                                                                     \
+#define INPUTANIM_KERNEL_TABLE(table_name, implementation)                                        \
+    extern const inputanim::detail::block_kernels table_name {                                    \
+        implementation,                                                                           \
+            {inputanim::detail::clean_keys<inputanim::compact_keyframe_size>,                     \
+             inputanim::detail::clean_keys<inputanim::full_keyframe_size>},                       \
+            {inputanim::detail::lockstep<inputanim::compact_keyframe_size>,                       \
+             inputanim::detail::lockstep<inputanim::full_keyframe_size>},                         \
+            {inputanim::detail::aligned<inputanim::compact_keyframe_size>,                        \
+             inputanim::detail::aligned<inputanim::full_keyframe_size>},                          \
+            inputanim::detail::widen, inputanim::detail::narrow, inputanim::detail::shift_compact \
     }

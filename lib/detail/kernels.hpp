@@ -27,8 +27,8 @@ inline constexpr std::size_t block_keys = 8;
 inline constexpr std::size_t block_run = 256;
 
 // One implementation. Index 0 of each array is for compact keys (8 bytes), 1 for full keys (28
-// bytes). Only float curves: MRTK keys a bool curve only at each change, and it takes the
-// key-by-key path.
+// bytes). The checks are for float curves only: MRTK keys a bool curve only at each change, and
+// it takes the key-by-key path.
 struct block_kernels {
     std::string_view name;
     // Keys [from, to) of one curve, from >= 1 and keys [0, from) having passed check_keyframe:
@@ -47,6 +47,19 @@ struct block_kernels {
     // [low, high]. No content rule: for the walk that finds the non_unit_quaternion warning.
     std::size_t (*aligned[2])(const std::byte* const* q, std::size_t n, float low,
                               float high) noexcept;
+
+    // Keys from one layout into the other, as convert writes them: n compact keys (8 bytes)
+    // from `in` to full keys (28 bytes) at `out`, each MRTK's linear one (linear_key_tail); and n
+    // keys of 28 bytes to their time and value, returning how many of them were not MRTK's
+    // linear ones (mrtk_linear_key). Bytes are moved, not read as numbers: either byte order.
+    void (*widen)(const std::byte* in, std::byte* out, std::size_t n) noexcept;
+    std::size_t (*narrow)(const std::byte* in, std::byte* out, std::size_t n) noexcept;
+    // n compact keys from `in` to `out` with `by` taken from their times, `before` being the
+    // shifted time of the key before them: returns K <= n such that keys [0, K) are written, in
+    // whole blocks, each shifted time finite and above the one before it. It stops at the first
+    // run of block_run keys holding anything else, which convert then shifts key by key.
+    std::size_t (*shift_compact)(const std::byte* in, std::byte* out, std::size_t n, float by,
+                                 float before) noexcept;
 };
 
 // The implementations compiled into the library that this processor can run, the baseline first.

@@ -36,6 +36,18 @@ inline void load_lanes_le(const std::byte* p, V& out) noexcept
     std::memcpy(&out, p, sizeof out);
 }
 
+// The bytes of consecutive 32-bit fields as the lanes of `out`, and back, without reading them
+// as numbers: for moving whole fields from one place in a file's layout to another, which is
+// the same on either byte order.
+template <class V>
+inline void load_lanes_raw(const std::byte* p, V& out) noexcept {
+    std::memcpy(&out, p, sizeof out);
+}
+template <class V>
+inline void store_lanes_raw(std::byte* p, const V& v) noexcept {
+    std::memcpy(p, &v, sizeof v);
+}
+
 inline void store_u32_le(std::byte* p, std::uint32_t v) noexcept {
     boost::endian::endian_store<std::uint32_t, 4, boost::endian::order::little>(
         reinterpret_cast<unsigned char*>(p), v);

@@ -433,6 +433,29 @@ inline keyframe_fault check_keyframe(const std::byte* p, bool full, bool is_bool
     return {};
 }
 
+// MRTK's own full keyframe: tangents 0, weights 0, weighted mode Both, which plays exactly
+// linearly, as a compact keyframe reads. A compact target holds any other full key only by
+// changing how its curve plays (convert.hpp).
+constexpr bool mrtk_linear(float in_tangent, float out_tangent, float in_weight, float out_weight,
+                           std::int32_t weighted_mode) noexcept {
+    return in_tangent == 0.0f && out_tangent == 0.0f && in_weight == 0.0f && out_weight == 0.0f &&
+           weighted_mode == 3;
+}
+
+// The 20 bytes after time and value of MRTK's own full keyframe, as a file holds them: the one
+// byte pattern of mrtk_linear (a zero tangent or weight may also be written as -0).
+inline constexpr std::array<std::byte, 20> linear_key_tail = {
+    std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0},
+    std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0},
+    std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0},
+    std::byte{0}, std::byte{3}, std::byte{0}, std::byte{0}, std::byte{0}};
+
+// mrtk_linear of the full keyframe at `p` (28 bytes).
+inline bool mrtk_linear_key(const std::byte* p) noexcept {
+    return mrtk_linear(load_f32_le(p + 8), load_f32_le(p + 12), load_f32_le(p + 16),
+                       load_f32_le(p + 20), load_i32_le(p + 24));
+}
+
 // Pose rotations (camera, every joint) as the id of their rotation.x curve; y, z and w follow.
 template <class F>
 void for_each_rotation(F&& f) {
