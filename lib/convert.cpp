@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "detail/descriptor_io.hpp"
 #include "detail/kernels.hpp"
 #include "detail/load.hpp"
 #include "detail/rules.hpp"
@@ -278,7 +279,8 @@ class converter {
         }
         encoder_.write_header(1, o_.minor, o_.minor == 0 ? layout::full : o_.layout, blocks);
         const std::size_t count = curve_count(blocks);
-        for (std::size_t i = 0; i < count && !encoder_.status() && !shift_.overflowed();) {
+        for (std::size_t i = 0;
+             i < count && !encoder_.status() && !shift_.overflowed() && !r_.source_failed;) {
             const curve_id id = curve_at(blocks, i);
             if (o_.thin) {
                 const curve_group g = group_of(id, *o_.thin);
@@ -301,6 +303,7 @@ class converter {
             r_.error = std::make_error_code(std::errc::result_out_of_range);
             return;
         }
+        if (r_.source_failed) return;
         write_markers();
         r_.error = encoder_.finish();
     }
@@ -422,7 +425,8 @@ class converter {
         std::uint64_t released = c.offset;
         for (std::size_t at = wc.first_kept(), end = wc.end_kept(); at < end;) {
             const std::size_t n = std::min(block, end - at);
-            const std::byte* in = source_.bytes().data() + c.keyframe_offset(at);
+            const std::byte* in = source_keys(c.keyframe_offset(at), n * in_stride);
+            if (in == nullptr) return;
             std::span<const std::byte> out(in, n * in_stride);
             if (in_stride != out_stride || shift_.on()) {
                 out = transcode(in, in_stride, out_stride, n, count_curved ? &curved : nullptr);
@@ -441,6 +445,22 @@ class converter {
             r_.curved_keys += curved;
         }
         release(released, curve_end(c));
+    }
+
+    // `size` bytes of the source from `offset`: in the mapping, or read into read_buffer_ from
+    // options.source_fd. Null when that read fails.
+    const std::byte* source_keys(std::uint64_t offset, std::size_t size) {
+        if (o_.source_fd < 0) return source_.bytes().data() + offset;
+        read_buffer_.resize(std::max(release_piece, std::uint64_t{transcode_bytes}));
+        std::error_code ec;
+        const std::size_t got =
+            detail::read_at(o_.source_fd, offset, std::span(read_buffer_).first(size), ec);
+        if (ec || got != size) {
+            r_.error = ec ? ec : std::make_error_code(std::errc::io_error);
+            r_.source_failed = true;
+            return nullptr;
+        }
+        return read_buffer_.data();
     }
 
     // n keys at `in` into transcoded_, in the target's layout with shifted times. A shift of
@@ -628,6 +648,7 @@ class converter {
     std::array<std::vector<float>, 4> values_;
     std::vector<std::uint8_t> keep_;
     std::array<std::byte, transcode_bytes> transcoded_;
+    std::vector<std::byte> read_buffer_;
     std::array<std::byte, transcode_bytes / full_keyframe_size * compact_keyframe_size> staged_;
 };
 

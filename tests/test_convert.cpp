@@ -3,6 +3,9 @@
 // shift to zero, and MRTK's thinning.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,6 +18,7 @@
 #include "inputanim/generate.hpp"
 #include "support/builders.hpp"
 #include "support/generated.hpp"
+#include "support/run_process.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -425,6 +429,33 @@ TEST(Convert, ShiftedTimesFollowTheKeyByKeyRuleAcrossLongCurvesInEveryLayout) {
             EXPECT_EQ(c.result.keys_nudged, nudged);
         }
     }
+}
+
+TEST(Convert, KeysReadFromTheSourcesDescriptorGiveTheBytesOfTheMapping) {
+    generate_options g;
+    g.seconds = 20;
+    g.raw = true;
+    g.layout = layout::full;
+    model m;
+    ASSERT_FALSE(generate(g, m));
+    const bytes source = write(m);
+    scratch_folder dir;
+    const int fd = ::open(write_bytes(dir.path() / "a.bin", source).c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    for (const shape to : all_shapes) {
+        for (const bool shift : {false, true}) {
+            SCOPED_TRACE(std::string(shape_name(to)) + (shift ? " shifted" : ""));
+            convert_options o = to_shape(to);
+            o.from = 3.0f;
+            o.shift_to_zero = shift;
+            const converted mapped = convert_bytes(source, o);
+            o.source_fd = fd;
+            const converted read = convert_bytes(source, o);
+            EXPECT_FALSE(read.result.source_failed);
+            EXPECT_EQ(read.data, mapped.data);
+        }
+    }
+    ::close(fd);
 }
 
 TEST(Convert, ThinningARawRecordingGivesTheKeysTheGeneratorThins) {

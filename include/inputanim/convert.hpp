@@ -80,6 +80,11 @@ struct convert_options {
     // file order within a curve, a piece per few hundred KiB): a caller that mapped a large file
     // can give the pages back (madvise) so that memory stays bounded. May be empty.
     std::function<void(std::span<const std::byte>)> consumed;
+    // A descriptor of the file that the source's bytes map, or -1: the keys of the curves that
+    // go in blocks (convert() below) are then read from it with pread(2) into a buffer of
+    // 256 KiB, not through the mapping. For one pass over a large file the kernel's copy is
+    // faster than faulting in and walking the mapping's 4 KiB pages (docs/PERFORMANCE.md).
+    int source_fd = -1;
 
     // The first option convert() refuses (option_error: bad_version, bad_layout,
     // window_not_finite, window_reversed, or the thinning's); a false code when there is none.
@@ -91,8 +96,11 @@ struct convert_result {
     // std::errc::result_out_of_range when shift_to_zero would move a time the window keeps past
     // the largest float (nothing written, except when only the nudges that keep key times
     // increasing take one past it near the top of float's range: the sink then holds part of a
-    // file, to be thrown away); else the encoder's first error (the sink's failure).
+    // file, to be thrown away); else the failure of a read from options.source_fd (then
+    // source_failed; std::errc::io_error when the file ended early); else the encoder's first
+    // error (the sink's failure).
     std::error_code error;
+    bool source_failed = false;
 
     // What the conversion changed or left out, so that a tool can warn.
     // v1.0 target: the source's eye gaze curves, and their keys.
@@ -130,11 +138,12 @@ struct convert_result {
 bool converts_to_itself(const recording& source, const convert_options& options = {}) noexcept;
 
 // Writes `source` (a recording opened without error, whose bytes are readable) to `sink` as
-// `options` say. Allocates only the thinning's buffers (when options.thin is set); reads the
-// source's bytes once per key (twice for thinned curves) in the target's curve order. A curve
-// that is not thinned goes in blocks: its keys copied, or transcoded between the layouts by the
-// block kernels (chosen once, as validate's), their times shifted in the block, and handed to
-// the sink in pieces of 32 KiB (256 KiB straight from the source when nothing changes).
+// `options` say. Allocates only the thinning's buffers (when options.thin is set) and the read
+// buffer (when options.source_fd is set); reads the source's bytes once per key (twice for
+// thinned curves) in the target's curve order. A curve that is not thinned goes in blocks: its
+// keys copied, or transcoded between the layouts by the block kernels (chosen once, as
+// validate's), their times shifted in the block, and handed to the sink in pieces of 32 KiB
+// (256 KiB straight from the source when nothing changes).
 convert_result convert(const recording& source, byte_sink& sink,
                        const convert_options& options = {});
 

@@ -269,10 +269,16 @@ int run_convert(const convert_cli_options& o) {
         return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
     }
     page_release release(bytes);
-    if (streamed) c.consumed = [&](std::span<const std::byte> piece) { release(piece); };
+    if (streamed) {
+        c.consumed = [&](std::span<const std::byte> piece) { release(piece); };
+        c.source_fd = in.descriptor();
+    }
     convert_result result;
-    if (const std::error_code io = guarded(bytes, [&] { result = convert(rec, out, c); })) {
-        std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
+    const std::error_code io = guarded(bytes, [&] { result = convert(rec, out, c); });
+    if (io || result.source_failed) {
+        out.discard();
+        std::cerr << "inputanim: " << printable(o.input) << ": "
+                  << (io ? io : result.error).message() << '\n';
         return exit_unreadable;
     }
     if (result.error == std::errc::result_out_of_range) {
