@@ -748,7 +748,7 @@ class gltf_exporter {
 // The most bytes one key takes in the clip: the fixed text and six floats of at most 15
 // characters each.
 constexpr std::uint64_t unity_key_bound = 180 + 6 * 15;
-// A curve's text besides its keys and path (as written twice: runtime and editor lists).
+// A curve's text besides its keys and path.
 constexpr std::uint64_t unity_curve_bound = 320;
 constexpr std::uint64_t unity_event_bound = 200;
 constexpr std::uint64_t unity_fixed_bound = 4096;
@@ -835,8 +835,9 @@ export_result export_unity_clip(const recording& rec, byte_sink& sink, const exp
     std::uint64_t bound = unity_fixed_bound;
     for (const curve_view& c : rec.curves()) {
         if (!in_unity_clip(c.id)) continue;
-        bound += 2 * (unity_curve_bound + unity_binding_of(c.id).path.size() +
-                      unity_key_bound * c.keys.size());
+        const unity_binding b = unity_binding_of(c.id);
+        bound += (b.class_id == 4 ? 1 : 2) *
+                 (unity_curve_bound + b.path.size() + unity_key_bound * c.keys.size());
     }
     for (const marker_view& m : rec.markers()) {
         bound += unity_event_bound + quoted_bound(m.name.size());
@@ -855,17 +856,20 @@ export_result export_unity_clip(const recording& rec, byte_sink& sink, const exp
            "  m_Compressed: 0\n  m_UseHighQualityCurve: 1\n  m_RotationCurves: []\n"
            "  m_CompressedRotationCurves: []\n  m_EulerCurves: []\n  m_PositionCurves: []\n"
            "  m_ScaleCurves: []\n";
-    const auto curves = [&](std::string_view list) {
+    // The editor's curves hold every curve; the runtime's float curves the ones Unity itself
+    // keeps there (not a Transform's, whose runtime curves are vectors Unity builds).
+    const auto curves = [&](std::string_view list, bool transforms) {
         bool any = false;
         for (const curve_view& c : rec.curves()) {
             if (!in_unity_clip(c.id)) continue;
+            if (!transforms && unity_binding_of(c.id).class_id == 4) continue;
             if (!any) out << "  " << list << ":\n";
             any = true;
             write_unity_curve(out, c);
         }
         if (!any) out << "  " << list << ": []\n";
     };
-    curves("m_FloatCurves");
+    curves("m_FloatCurves", false);
     out << "  m_PPtrCurves: []\n  m_SampleRate: " << double_text(o.rate)
         << "\n  m_WrapMode: 0\n  m_Bounds:\n    m_Center: {x: 0, y: 0, z: 0}\n"
            "    m_Extent: {x: 0, y: 0, z: 0}\n  m_ClipBindingConstant:\n"
@@ -881,7 +885,7 @@ export_result export_unity_clip(const recording& rec, byte_sink& sink, const exp
            "    m_LoopBlendPositionXZ: 0\n    m_KeepOriginalOrientation: 0\n"
            "    m_KeepOriginalPositionY: 1\n    m_KeepOriginalPositionXZ: 0\n"
            "    m_HeightFromFeet: 0\n    m_Mirror: 0\n";
-    curves("m_EditorCurves");
+    curves("m_EditorCurves", true);
     out << "  m_EulerEditorCurves: []\n  m_HasGenericRootTransform: 0\n"
            "  m_HasMotionFloatCurves: 0\n  m_Events:";
     if (rec.markers().empty()) out << " []";
