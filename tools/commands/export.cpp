@@ -1,6 +1,7 @@
 // inputanim export: a recording as glTF 2.0 (.glb, .gltf) or as a Unity AnimationClip (.anim),
 // by the library's exporters (inputanim/export.hpp, docs/EXPORT.md).
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -81,9 +82,21 @@ int run_export(const export_cli_options& o) {
     // The exporters read every curve at once: a gzip file or standard input is held in memory.
     whole_recording whole;
     if (const std::optional<int> status = read_recording(o.input, how, whole)) return *status;
+    // The exporters allocate as they go, which a read fault of a mapping must not interrupt
+    // (guard.hpp): a mapped file is copied into memory first, under the guard.
+    std::span<const std::byte> bytes = whole.bytes;
+    if (whole.storage.empty() && !bytes.empty()) {
+        whole.storage.resize(bytes.size());
+        if (const std::error_code io = guarded(
+                bytes, [&] { std::memcpy(whole.storage.data(), bytes.data(), bytes.size()); })) {
+            std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
+            return exit_unreadable;
+        }
+        bytes = whole.storage;
+    }
     recording rec;
-    if (const std::optional<int> status = open_evaluable(
-            o.input, whole.bytes, how, o.level == level::full, "exports it anyway", rec)) {
+    if (const std::optional<int> status =
+            open_evaluable(o.input, bytes, how, o.level == level::full, "exports it anyway", rec)) {
         return *status;
     }
     export_options e;
@@ -96,13 +109,7 @@ int run_export(const export_cli_options& o) {
     if (const std::optional<output_failure> failure = out.open(o.output)) {
         return output_failed(*failure);
     }
-    export_result r;
-    if (const std::error_code io =
-            guarded(whole.bytes, [&] { r = export_recording(rec, out, e); })) {
-        out.discard();
-        std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
-        return exit_unreadable;
-    }
+    const export_result r = export_recording(rec, out, e);
     if (r.error == export_error::too_large) {
         out.discard();
         return usage_error("the export would be " + std::to_string(r.size) +
