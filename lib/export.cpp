@@ -82,9 +82,15 @@ class text_out {
         text_ += c;
         return *this;
     }
+    // In slices of `chunk`: a sink may buffer what it is handed (output_file copies a write
+    // whole), and the buffer is already the output's size.
     void bytes(std::span<const std::byte> b) {
         flush();
-        put(b);
+        while (!b.empty()) {
+            const std::size_t n = std::min(b.size(), chunk);
+            put(b.first(n));
+            b = b.subspan(n);
+        }
     }
     void flush() {
         put(std::as_bytes(std::span(text_.data(), text_.size())));
@@ -676,8 +682,11 @@ class gltf_exporter {
                 last);
             for (std::size_t k = 0; k < intervals.size(); ++k) {
                 if (k != 0) j += ',';
-                j += "[" + double_text(intervals[k][0] + shift) + "," +
-                     double_text(intervals[k][1] + shift) + "]";
+                j += '[';
+                j += double_text(intervals[k][0] + shift);
+                j += ',';
+                j += double_text(intervals[k][1] + shift);
+                j += ']';
             }
             j += ']';
         }
