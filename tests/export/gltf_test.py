@@ -219,15 +219,15 @@ class GltfExportTest(unittest.TestCase):
         return checked
 
     def test_generated_recordings_validate_and_equal_sample(self):
-        cases = [("v11-compact", []), ("v11-full", ["--layout", "full"]),
-                 ("v10", ["--version", "1.0"]), ("markers", ["--markers", "4"]),
-                 ("no-hands", ["--no-hands"]), ("no-gaze", ["--no-gaze"]),
-                 ("no-camera", ["--no-camera", "--markers", "2"]),
+        # Every version and layout; each block absent once; markers.
+        cases = [("v11-compact", ["--markers", "4"]),
+                 ("v11-full-no-gaze", ["--layout", "full", "--no-gaze"]),
+                 ("v10", ["--version", "1.0"]), ("hands-only", ["--no-camera", "--no-gaze"]),
                  ("gaze-only", ["--no-camera", "--no-hands"])]
         files = []
         for name, args in cases:
             source = self.path(name + ".bin")
-            r = run("gen", "-o", source, "--seconds", "2", "--seed", "7", *args)
+            r = run("gen", "-o", source, "--seconds", "1", "--seed", "7", *args)
             self.assertEqual(r.returncode, 0, r.stderr)
             for ext in ("glb", "gltf"):
                 out = self.path(f"{name}.{ext}")
