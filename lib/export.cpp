@@ -122,7 +122,10 @@ std::string float_text(float v, bool unity) {
     return {digits, r.ptr};
 }
 
-std::string double_text(double v) {
+// The shortest text of a double; `null` when it is not finite (a time of a file checked only at
+// level structure may be NaN, which JSON cannot hold).
+std::string json_double(double v) {
+    if (!std::isfinite(v)) return "null";
     char digits[32];
     const auto r = std::to_chars(digits, digits + sizeof digits, v);
     return {digits, r.ptr};
@@ -518,8 +521,8 @@ class gltf_exporter {
         j += ",\"start\":" + (sum.start ? float_text(*sum.start, false) : std::string("null"));
         j += ",\"duration\":" +
              (sum.duration ? float_text(*sum.duration, false) : std::string("null"));
-        j += ",\"rate\":" + double_text(o_.rate);
-        j += ",\"timeShift\":" + double_text(shift) + "}}}";
+        j += ",\"rate\":" + json_double(o_.rate);
+        j += ",\"timeShift\":" + json_double(shift) + "}}}";
         j += ",\"scene\":0,\"scenes\":[{\"name\":\"recording\",\"nodes\":[0]}]";
         j += ",\"nodes\":[";
         for (std::size_t i = 0; i < nodes_.size(); ++i) {
@@ -670,7 +673,7 @@ class gltf_exporter {
         for (const marker_view& m : rec_.markers()) {
             if (!first) j += ',';
             first = false;
-            j += "{\"time\":" + double_text(static_cast<double>(m.time) + shift) +
+            j += "{\"time\":" + json_double(static_cast<double>(m.time) + shift) +
                  ",\"name\":" + quoted_text(m.name) + "}";
         }
         j += "],\"pinch\":{";
@@ -683,9 +686,9 @@ class gltf_exporter {
             for (std::size_t k = 0; k < intervals.size(); ++k) {
                 if (k != 0) j += ',';
                 j += '[';
-                j += double_text(intervals[k][0] + shift);
+                j += json_double(intervals[k][0] + shift);
                 j += ',';
-                j += double_text(intervals[k][1] + shift);
+                j += json_double(intervals[k][1] + shift);
                 j += ']';
             }
             j += ']';
@@ -879,7 +882,7 @@ export_result export_unity_clip(const recording& rec, byte_sink& sink, const exp
         if (!any) out << "  " << list << ": []\n";
     };
     curves("m_FloatCurves", false);
-    out << "  m_PPtrCurves: []\n  m_SampleRate: " << double_text(o.rate)
+    out << "  m_PPtrCurves: []\n  m_SampleRate: " << json_double(o.rate)
         << "\n  m_WrapMode: 0\n  m_Bounds:\n    m_Center: {x: 0, y: 0, z: 0}\n"
            "    m_Extent: {x: 0, y: 0, z: 0}\n  m_ClipBindingConstant:\n"
            "    genericBindings: []\n    pptrCurveMapping: []\n"
