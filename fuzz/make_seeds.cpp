@@ -259,7 +259,7 @@ struct corpus {
 constexpr corpus corpora[] = {{"parse", file_seeds},      {"validate", file_seeds},
                               {"mutate", file_seeds},     {"roundtrip", choice_seeds},
                               {"evaluate", choice_seeds}, {"stream", file_seeds},
-                              {"convert", choice_seeds}};
+                              {"convert", choice_seeds},  {"export", file_seeds}};
 
 bool read_file(const fs::path& path, bytes& out) {
     std::ifstream in(path, std::ios::binary);

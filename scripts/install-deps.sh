@@ -14,6 +14,8 @@ packages=(
   python3-distributed
   # The viewer's tests in a real browser (tests/browser/viewer_test.py).
   chromium chromium-driver python3-selenium
+  # Reading the exported Unity clips back (python/tests/test_export.py).
+  python3-yaml
 )
 # The viewer's page is bundled with npm (web/); a machine that has Node.js already keeps its own.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then

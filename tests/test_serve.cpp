@@ -682,6 +682,21 @@ TEST_F(Serve, ViewServesEachFilesDescriptionAndResampledFrames) {
     EXPECT_TRUE(response.ends_with("\r\n\r\n")) << "no body";
 }
 
+TEST_F(Serve, ViewExportsEachRecordingAsTheExportCommandDoes) {
+    const std::string file = write_file("rec.bin", recording());
+    ASSERT_EQ(run({"export", file, path("rec.glb")}).status, 0);
+    std::ifstream in(path("rec.glb"), std::ios::binary);
+    const std::string expected((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
+    server_process& s = start_view({file});
+    ASSERT_GT(s.port(), 0) << s.log();
+    const reply r = curl({s.url("/api/recordings/0/export.glb")});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_NE(r.headers.find("Content-Type: model/gltf-binary"), std::string::npos) << r.headers;
+    EXPECT_EQ(r.body, expected);
+    EXPECT_EQ(curl({s.url("/api/recordings/1/export.glb")}).status, 404);
+}
+
 TEST_F(Serve, ViewReadsARecordingFromStandardInputOnce) {
     for (const bool gzip : {false, true}) {
         const bytes b = gzip ? gzip_compress(view(recording())) : recording();

@@ -4,6 +4,7 @@
 #include "inputanim/convert.hpp"
 #include "inputanim/error.hpp"
 #include "inputanim/evaluate.hpp"
+#include "inputanim/export.hpp"
 #include "inputanim/format.hpp"
 #include "inputanim/input.hpp"
 #include "inputanim/mapped_file.hpp"

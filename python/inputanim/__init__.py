@@ -35,6 +35,8 @@ MAX_THREADS = _core.MAX_THREADS
 # The row ceiling sample() (and to_pandas(), tidy(), poses()) keeps by default: that of
 # `inputanim sample --max-rows`.
 DEFAULT_MAX_ROWS = _core.DEFAULT_MAX_ROWS
+# The size ceiling export() keeps by default: that of `inputanim export --max-output-bytes`.
+DEFAULT_MAX_EXPORT_BYTES = 1 << 30
 
 
 class InvalidRecording(ValueError):
@@ -458,6 +460,31 @@ class Recording:
         if f"hand.{side}.tracked" not in self.curves:
             raise KeyError("the recording has no hand curves")
         return Hand(self, side)
+
+    def export(self, path_or_file, format=None, rate=60.0, start=None, stop=None,
+               max_bytes=DEFAULT_MAX_EXPORT_BYTES):
+        """Writes the recording as `inputanim export` does (docs/EXPORT.md): "glb" or "gltf"
+        (glTF 2.0 sampled at `rate` from start to stop, by default the first and last key
+        times) or "anim" (a Unity AnimationClip with the recording's own keys; no start or
+        stop). path_or_file: a path, written through a temporary file renamed once complete
+        (format None takes its extension), or a binary file object, whose write() gets the
+        bytes (format required). Returns the number of bytes written. Raises ValueError for an
+        export refused (more than max_bytes, an empty window, ...), OSError for a failed write."""
+        is_file = hasattr(path_or_file, "write")
+        if format is None:
+            if is_file:
+                raise ValueError("format is required to write to a file object")
+            format = os.path.splitext(os.fspath(path_or_file))[1].lstrip(".")
+        if format not in ("glb", "gltf", "anim"):
+            raise ValueError(f"format must be 'glb', 'gltf' or 'anim', not {format!r}")
+        max_bytes = _integer("max_bytes", max_bytes, 1, 2**64 - 1)
+        args = (format, float(rate), None if start is None else float(start),
+                None if stop is None else float(stop), max_bytes)
+        if is_file:
+            data = self._core.export(*args, None)
+            path_or_file.write(data)
+            return len(data)
+        return self._core.export(*args, os.fspath(path_or_file))
 
     def sample(self, rate, curves=None, start=None, stop=None, max_rows=DEFAULT_MAX_ROWS):
         """Resamples curves onto the time grid start + i / rate up to stop (by default the

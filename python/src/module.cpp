@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "inputanim/evaluate.hpp"
+#include "inputanim/export.hpp"
 #include "inputanim/guard.hpp"
 #include "inputanim/input.hpp"
 #include "inputanim/metrics.hpp"
@@ -37,6 +38,7 @@
 #include "records/index_row.hpp"
 #include "records/indexer.hpp"
 #include "records/metrics_json.hpp"
+#include "records/output_file.hpp"
 #include "records/report_json.hpp"
 #include "records/text.hpp"
 
@@ -591,6 +593,75 @@ class open_recording {
                                                              : py::object(error_dict(rep.error)));
     }
 
+    // The export of inputanim/export.hpp: returned as bytes, or, given `path`, written there
+    // through the command's one output primitive (a temporary file renamed once complete), and
+    // its size returned. ValueError for what the exporter refuses, OSError for a failed write.
+    py::object export_as(const std::string& format, double rate, std::optional<double> start,
+                         std::optional<double> stop, std::uint64_t max_bytes,
+                         std::optional<std::string> path) const {
+        const std::optional<export_format> f = parse_export_format_name(format);
+        if (!f) {
+            throw py::value_error("format must be 'glb', 'gltf' or 'anim', not '" + format + "'");
+        }
+        export_options o;
+        o.format = *f;
+        o.rate = rate;
+        o.from = start;
+        o.to = stop;
+        o.max_bytes = max_bytes;
+        // The exporters allocate as they go, which a read fault of a mapping must not
+        // interrupt (guard.hpp): a mapped file is exported from a copy.
+        std::vector<std::byte> copy;
+        recording copied;
+        const recording* from = &rec();
+        if (src_->mapped) {
+            copy.resize(src_->bytes.size());
+            read_without_gil(*src_,
+                             [&] { std::memcpy(copy.data(), src_->bytes.data(), copy.size()); });
+            copied.open(copy, read_options{choice_of(rec().header()), {}});
+            from = &copied;
+        }
+        export_result r;
+        std::vector<std::byte> bytes;
+        std::optional<records::output_failure> failure;
+        {
+            py::gil_scoped_release release;
+            if (path) {
+                records::output_file out;
+                failure = out.open(*path);
+                if (!failure) {
+                    r = export_recording(*from, out, o);
+                    if (r.error && r.error.category() != std::system_category() &&
+                        r.error.category() != std::generic_category()) {
+                        out.discard();
+                    } else if (r.error) {
+                        failure = out.failure(r.error);
+                    } else {
+                        failure = out.commit();
+                    }
+                }
+            } else {
+                vector_sink sink(bytes);
+                r = export_recording(*from, sink, o);
+            }
+        }
+        if (r.error == export_error::too_large) {
+            throw py::value_error("the export would be " + std::to_string(r.size) +
+                                  " bytes, more than max_bytes " + std::to_string(max_bytes));
+        }
+        if (r.error && r.error.category() != std::system_category() &&
+            r.error.category() != std::generic_category()) {
+            throw py::value_error("cannot export: " + r.error.message());
+        }
+        if (failure) {
+            if (failure->refused) throw py::value_error(failure->message());
+            PyErr_SetString(PyExc_OSError, failure->message().c_str());
+            throw py::error_already_set();
+        }
+        if (path) return py::int_(r.written);
+        return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    }
+
     // The markers as (times, names), or None without a marker list.
     py::object markers() const {
         if (!rec().summary().markers) return py::none();
@@ -1017,6 +1088,8 @@ PYBIND11_MODULE(_core, m) {
         .def("metrics", &open_recording::metrics, py::arg("params"))
         .def("events", &open_recording::events, py::arg("params"), py::arg("kind"))
         .def("markers", &open_recording::markers)
+        .def("export", &open_recording::export_as, py::arg("format"), py::arg("rate"),
+             py::arg("start"), py::arg("stop"), py::arg("max_bytes"), py::arg("path"))
         .def("sample", &open_recording::sample, py::arg("rate"), py::arg("globs"), py::arg("start"),
              py::arg("stop"), py::arg("curve_major") = false,
              py::arg("max_rows") = records::default_max_rows);

@@ -186,6 +186,16 @@ class ViewerTest(unittest.TestCase):
         self.assertGreater(pixels["differentFromBackground"], 2000, pixels)
         self.assertIn("valid", self.driver.find_element(By.ID, "verdict").text)
         self.screenshot("viewer.png")
+        # "Export glTF": the server's export of the recording on screen.
+        link = self.driver.find_element(By.ID, "export")
+        self.assertTrue(link.is_displayed())
+        self.assertTrue(link.get_attribute("href").endswith("/api/recordings/0/export.glb"))
+        magic = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "fetch(arguments[0]).then((r) => r.arrayBuffer())"
+            ".then((b) => done(new TextDecoder().decode(new Uint8Array(b, 0, 4))), (e) => done(String(e)));",
+            link.get_attribute("href"))
+        self.assertEqual(magic, "glTF")
 
     def test_02_screenshots_at_two_times_differ_where_the_hand_moved(self):
         joint = "hand.right.joint.IndexTip"

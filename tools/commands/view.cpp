@@ -91,6 +91,12 @@ int run_view(const view_options& o) {
             name, whole.bytes, whole.mapped, c.rep, c.bytes, c.compressed_bytes, how, o.rate,
             http::viewer_max_frame_bytes, default_max_rows, url + "/frames",
             whole.invalid ? "the recording could not be read whole: nothing to play" : ""));
+        http::viewer_site::source& kept = site->sources.emplace_back();
+        kept.layout = how.layout;
+        kept.bytes = whole.bytes;
+        kept.storage = std::move(storage);
+        if (!kept.storage.empty()) kept.bytes = kept.storage;
+        kept.in = std::move(in);
         if (site->recordings.back().frames_refused) {
             std::cerr << "inputanim view: " << printable(name) << ": no frames: they would pass "
                       << (http::viewer_max_frame_bytes >> 20) << " MiB even at "

@@ -336,6 +336,48 @@ std::string_view viewer_build_hint() {
            "web/ with npm ci and esbuild; docs/VIEWER.md)";
 }
 
+namespace {
+
+class string_sink final : public byte_sink {
+  public:
+    explicit string_sink(std::string& out) noexcept : out_(out) {}
+    std::error_code write(std::span<const std::byte> bytes) override {
+        out_.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+        return {};
+    }
+
+  private:
+    std::string& out_;
+};
+
+// `inputanim export`'s .glb of a recording of the site, with the command's defaults (60 Hz, the
+// whole recording, its ceiling on the size).
+response export_glb(const viewer_site::source& s) {
+    // The exporter allocates as it goes, which a read fault of a mapping must not interrupt
+    // (guard.hpp): the bytes are copied first, under the guard.
+    std::vector<std::byte> copy(s.bytes.size());
+    if (guarded(s.bytes, [&] { std::memcpy(copy.data(), s.bytes.data(), copy.size()); })) {
+        return error_response(500, "io_error", "the recording could not be read again");
+    }
+    recording rec;
+    if (rec.open(copy, {s.layout, {}})) {
+        return error_response(422, "invalid", "the recording's structure is not sound");
+    }
+    response r;
+    string_sink sink(r.body);
+    const export_result e = export_recording(rec, sink, export_options{});
+    if (e.error == export_error::too_large) {
+        return error_response(413, "too_large",
+                              "the export would be " + std::to_string(e.size) +
+                                  " bytes, more than " + std::to_string(default_max_export_bytes));
+    }
+    if (e.error) return error_response(422, "cannot_export", e.error.message());
+    r.content_type = "model/gltf-binary";
+    return r;
+}
+
+}  // namespace
+
 std::optional<response> viewer_get(const viewer_site* site, std::string_view path) {
     response r;
     if (path == "/" || path == "/index.html") {
@@ -362,6 +404,8 @@ std::optional<response> viewer_get(const viewer_site* site, std::string_view pat
     rest.remove_prefix(1);
     const bool frames = rest.ends_with("/frames");
     if (frames) rest.remove_suffix(std::string_view("/frames").size());
+    const bool glb = rest.ends_with("/export.glb");
+    if (glb) rest.remove_suffix(std::string_view("/export.glb").size());
     std::size_t index = 0;
     const auto [end, err] = std::from_chars(rest.data(), rest.data() + rest.size(), index);
     if (rest.empty() || err != std::errc{} || end != rest.data() + rest.size() || index >= count) {
@@ -373,6 +417,7 @@ std::optional<response> viewer_get(const viewer_site* site, std::string_view pat
         return r;
     }
     const viewer_recording& rec = site->recordings[index];
+    if (glb) return export_glb(site->sources[index]);
     if (frames) {
         r.lasting_body = rec.frames;
         r.content_type = "application/octet-stream";

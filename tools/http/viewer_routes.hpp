@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "http/response.hpp"
+#include "inputanim/input.hpp"
 #include "inputanim/validate.hpp"
 
 namespace inputanim::http {
@@ -73,6 +74,15 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
 struct viewer_site {
     std::vector<std::string> names;
     std::vector<viewer_recording> recordings;
+    // Each recording's bytes, for its export (/api/recordings/N/export.glb): the input that owns
+    // a mapping, or the bytes read into memory, with the layout it was read as.
+    struct source {
+        input in;
+        std::vector<std::byte> storage;
+        std::span<const std::byte> bytes;
+        layout_choice layout = layout_choice::automatic;
+    };
+    std::vector<source> sources;
 };
 
 // The page, embedded into the program at build time; empty when the build had no npm
@@ -82,9 +92,10 @@ std::string_view viewer_missing_page();
 // How to build the page, for a person.
 std::string_view viewer_build_hint();
 
-// Answers GET `path` when it is one of the viewer's: /, /api/recordings, /api/recordings/N and
-// /api/recordings/N/frames. `site` is null for `serve`, which has no recordings of its own; else
-// it must outlive the response.
+// Answers GET `path` when it is one of the viewer's: /, /api/recordings, /api/recordings/N,
+// /api/recordings/N/frames and /api/recordings/N/export.glb (inputanim export's glTF at 60 Hz,
+// under its default ceiling on the size). `site` is null for `serve`, which has no recordings of
+// its own; else it must outlive the response.
 std::optional<response> viewer_get(const viewer_site* site, std::string_view path);
 
 // The answer to POST /view: the upload's report, and when its bytes can still be read, its

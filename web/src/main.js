@@ -313,8 +313,18 @@ function finish(rec) {
 }
 
 // The frames of a listed recording, streamed: the first frame is drawn from the first rows.
+// The "Export glTF" link: the server's export of a listed recording (an upload is not kept).
+function showExport(entry) {
+  const link = $('export');
+  link.hidden = !entry;
+  if (!entry) return;
+  link.href = `${entry.description}/export.glb`;
+  link.download = `${entry.name.replace(/^.*\//, '').replace(/\.bin(\.gz)?$/, '')}.glb`;
+}
+
 async function loadListed(entry) {
   setStatus(`Loading ${entry.name}…`);
+  showExport(entry);
   const description = await (await fetch(entry.description)).json();
   const response = await fetch(description.frames_url);
   if (!response.ok) throw new Error(`frames: HTTP ${response.status}`);
@@ -369,6 +379,7 @@ async function upload(file) {
 }
 
 $('upload').addEventListener('change', (e) => {
+  showExport(null);
   const file = e.target.files[0];
   if (file) upload(file).catch((err) => setStatus(`Upload failed: ${err.message}`, true));
 });

@@ -1,0 +1,229 @@
+// The exporters (inputanim/export.hpp): the size computed before the first byte and what is
+// refused on it, the glTF container and its keyframes, and the Unity clip's text for keys, wrap
+// modes, steps and markers. The readers nobody here wrote (glTF-Validator, three.js, YAML) check
+// the rest: tests/export, tests/browser/gltf_loader_test.py, python/tests/test_export.py.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "support/encoder_sinks.hpp"
+
+using namespace inputanim;
+using namespace inputanim::testing;
+
+namespace {
+
+// camera.position.x rises from 0 at t=-1 to 2 at t=1 (Loop before, PingPong after); the left
+// hand is tracked from t=0; one marker at t=0.5.
+model small_motion() {
+    model m;
+    curve& x = m[camera_curve(pose_channel::position_x)];
+    x.pre_wrap = 2;
+    x.post_wrap = 4;
+    x.keys = {{-1.0f, 0.0f}, {1.0f, 2.0f}};
+    m[camera_curve(pose_channel::rotation_w)].keys = {{-1.0f, 1.0f}};
+    m[hand_state_curve(hand_state::left_tracked)].keys = {{-1.0f, 0.0f}, {0.0f, 1.0f}};
+    m.markers = std::vector<marker>{{0.5f, "tap \"here\""}};
+    return m;
+}
+
+struct open_source {
+    std::vector<std::byte> bytes;
+    recording rec;
+};
+
+void open_model(const model& m, open_source& o) {
+    o.bytes = write(m);
+    ASSERT_FALSE(o.rec.open(o.bytes));
+}
+
+export_result run_export(const recording& rec, export_options o, std::vector<std::byte>& out) {
+    out.clear();
+    vector_sink sink(out);
+    return export_recording(rec, sink, o);
+}
+
+std::string text_of(const std::vector<std::byte>& b) {
+    return {reinterpret_cast<const char*>(b.data()), b.size()};
+}
+
+std::uint32_t u32_at(const std::vector<std::byte>& b, std::size_t at) {
+    std::uint32_t v = 0;
+    std::memcpy(&v, b.data() + at, 4);
+    return v;
+}
+
+float f32_at(const std::vector<std::byte>& b, std::size_t at) {
+    float v = 0;
+    std::memcpy(&v, b.data() + at, 4);
+    return v;
+}
+
+}  // namespace
+
+TEST(Export, FormatNamesAreTheExtensions) {
+    for (const export_format f : {export_format::glb, export_format::gltf, export_format::anim}) {
+        EXPECT_EQ(parse_export_format_name(export_format_name(f)), f);
+    }
+    EXPECT_EQ(parse_export_format_name("obj"), std::nullopt);
+    EXPECT_EQ(make_error_code(export_error::too_large).category().name(),
+              std::string("inputanim.export"));
+    EXPECT_EQ(export_error_name(export_error::empty_window), "empty_window");
+}
+
+TEST(Export, GlbIsOneJsonChunkAndOneBinaryChunkOfTheSizeComputedFirst) {
+    open_source o;
+    open_model(small_motion(), o);
+    std::vector<std::byte> out;
+    export_options e;
+    e.rate = 2.0;
+    const export_result r = run_export(o.rec, e, out);
+    ASSERT_FALSE(r.error) << r.error.message();
+    EXPECT_EQ(r.written, out.size());
+    EXPECT_EQ(r.size, out.size());
+    // -1, -0.5, ..., 1: five rows, shifted by 1 to start at 0.
+    EXPECT_EQ(r.rows, 5u);
+    EXPECT_EQ(r.time_shift, 1.0);
+    ASSERT_GT(out.size(), 28u);
+    EXPECT_EQ(text_of(out).substr(0, 4), "glTF");
+    EXPECT_EQ(u32_at(out, 4), 2u);
+    EXPECT_EQ(u32_at(out, 8), out.size());
+    const std::uint32_t json_length = u32_at(out, 12);
+    EXPECT_EQ(json_length % 4, 0u);
+    EXPECT_EQ(text_of(out).substr(16, 4), "JSON");
+    const std::string json = text_of(out).substr(20, json_length);
+    EXPECT_NE(json.find("\"timeShift\":1"), std::string::npos);
+    EXPECT_NE(json.find("\"markers\":[{\"time\":1.5,\"name\":\"tap \\\"here\\\"\"}]"),
+              std::string::npos);
+    const std::size_t bin = 20 + json_length;
+    EXPECT_EQ(text_of(out).substr(bin + 4, 4), std::string("BIN\0", 4));
+    EXPECT_EQ(u32_at(out, bin) + bin + 8, out.size());
+}
+
+TEST(Export, GltfEmbedsTheSameBufferAsBase64AndItsSizeIsComputedFirst) {
+    open_source o;
+    open_model(small_motion(), o);
+    std::vector<std::byte> out;
+    export_options e;
+    e.format = export_format::gltf;
+    const export_result r = run_export(o.rec, e, out);
+    ASSERT_FALSE(r.error) << r.error.message();
+    EXPECT_EQ(r.size, out.size());
+    const std::string text = text_of(out);
+    EXPECT_EQ(text.front(), '{');
+    EXPECT_NE(text.find("\"uri\":\"data:application/octet-stream;base64,"), std::string::npos);
+    EXPECT_EQ(text.substr(text.size() - 5), "\"}]}\n");
+}
+
+TEST(Export, TheTimesOfAGlbAreTheGridAndTheHeadIsMirroredInX) {
+    model m;
+    m[camera_curve(pose_channel::position_x)].keys = {{0.0f, 0.0f}, {1.0f, 1.0f}};
+    m[camera_curve(pose_channel::rotation_w)].keys = {{0.0f, 1.0f}};
+    open_source o;
+    open_model(m, o);
+    std::vector<std::byte> out;
+    export_options e;
+    e.rate = 4.0;
+    const export_result r = run_export(o.rec, e, out);
+    ASSERT_FALSE(r.error);
+    ASSERT_EQ(r.rows, 5u);
+    // The buffer: 192 bytes of geometry, the times, then the head's translations.
+    const std::size_t bin = 28 + u32_at(out, 12);
+    for (std::size_t i = 0; i < 5; ++i) {
+        EXPECT_EQ(f32_at(out, bin + 192 + 4 * i), static_cast<float>(i / 4.0));
+        EXPECT_EQ(f32_at(out, bin + 192 + 20 + 12 * i),
+                  -evaluate(*o.rec.camera(pose_channel::position_x), static_cast<float>(i / 4.0)));
+    }
+}
+
+TEST(Export, AnOutputOverTheCeilingIsRefusedBeforeAnyByte) {
+    open_source o;
+    open_model(small_motion(), o);
+    for (const export_format f : {export_format::glb, export_format::gltf, export_format::anim}) {
+        failing_sink sink(0);
+        export_options e;
+        e.format = f;
+        e.max_bytes = 1000;
+        const export_result r = export_recording(o.rec, sink, e);
+        EXPECT_EQ(r.error, export_error::too_large) << export_format_name(f);
+        EXPECT_GT(r.size, 1000u);
+        EXPECT_EQ(sink.calls, 0u);
+    }
+}
+
+TEST(Export, AGridTheLibraryRefusesIsItsError) {
+    open_source o;
+    open_model(small_motion(), o);
+    std::vector<std::byte> out;
+    export_options e;
+    e.from = 5.0;
+    EXPECT_EQ(run_export(o.rec, e, out).error, export_error::empty_window);
+    e.from.reset();
+    e.rate = 0.0;
+    EXPECT_EQ(run_export(o.rec, e, out).error, grid_error::bad_rate);
+    open_source empty;
+    open_model(model{}, empty);
+    EXPECT_EQ(run_export(empty.rec, export_options{}, out).error, grid_error::no_keys);
+    EXPECT_TRUE(out.empty());
+}
+
+TEST(Export, AUnityClipTakesNoWindow) {
+    open_source o;
+    open_model(small_motion(), o);
+    std::vector<std::byte> out;
+    export_options e;
+    e.format = export_format::anim;
+    e.to = 0.5;
+    EXPECT_EQ(run_export(o.rec, e, out).error, export_error::window_not_supported);
+    EXPECT_TRUE(out.empty());
+}
+
+TEST(Export, TheSinksFailureIsTheResult) {
+    open_source o;
+    open_model(small_motion(), o);
+    for (const export_format f : {export_format::glb, export_format::gltf, export_format::anim}) {
+        failing_sink sink(0);
+        export_options e;
+        e.format = f;
+        EXPECT_EQ(export_recording(o.rec, sink, e).error, std::errc::no_space_on_device);
+    }
+}
+
+TEST(Export, AUnityClipCarriesTheKeysWrapModesStepsAndMarkers) {
+    open_source o;
+    open_model(small_motion(), o);
+    std::vector<std::byte> out;
+    export_options e;
+    e.format = export_format::anim;
+    const export_result r = run_export(o.rec, e, out);
+    ASSERT_FALSE(r.error);
+    EXPECT_LE(out.size(), r.size);
+    const std::string text = text_of(out);
+    EXPECT_EQ(text.rfind("%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n--- !u!74 &7400000\n"
+                         "AnimationClip:\n",
+                         0),
+              0u);
+    // camera.position.x: linear keys (slopes 0, weights 0, mode Both), Loop before (Repeat, 1)
+    // and PingPong after (0).
+    EXPECT_NE(text.find("      - serializedVersion: 3\n        time: 1\n        value: 2\n"
+                        "        inSlope: 0\n        outSlope: 0\n        tangentMode: 0\n"
+                        "        weightedMode: 3\n        inWeight: 0\n        outWeight: 0\n"
+                        "      m_PreInfinity: 1\n      m_PostInfinity: 0\n"
+                        "      m_RotationOrder: 4\n    attribute: m_LocalPosition.x\n"
+                        "    path: Camera\n    classID: 4\n"),
+              std::string::npos);
+    // hand.left.tracked: a step on the hand's GameObject, in both lists.
+    const std::string tracked =
+        "        time: 0\n        value: 1\n        inSlope: Infinity\n"
+        "        outSlope: Infinity\n        tangentMode: 103\n        weightedMode: 0\n";
+    const std::size_t first = text.find(tracked);
+    ASSERT_NE(first, std::string::npos);
+    EXPECT_NE(text.find(tracked, first + 1), std::string::npos);
+    EXPECT_NE(text.find("    attribute: m_IsActive\n    path: LeftHand\n    classID: 1\n"),
+              std::string::npos);
+    EXPECT_NE(text.find("  m_Events:\n  - time: 0.5\n    functionName: OnInputAnimationMarker\n"
+                        "    data: \"tap \\\"here\\\"\"\n"),
+              std::string::npos);
+    // The None joint is left out.
+    EXPECT_EQ(text.find("/None"), std::string::npos);
+}
