@@ -81,6 +81,11 @@ CONF
     [ -S "$dir/munge/socket" ] && break
     sleep 0.05
   done
+  if [ ! -S "$dir/munge/socket" ]; then
+    echo "munged did not start (every folder above $dir must be searchable by the munge user):"
+    cat "$dir/munged.out"
+    return 1
+  fi
   slurmctld -D -i -f "$SLURM_CONF" >>"$dir/slurmctld.out" 2>&1 &
   slurm_pids+=($!)
   slurmd -D -N localhost -f "$SLURM_CONF" >>"$dir/slurmd.out" 2>&1 &
@@ -96,8 +101,15 @@ CONF
 }
 
 slurm_stop() {
-  local pid
+  local pid i
   for pid in "${slurm_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # SIGKILL for a daemon still there after 5 s.
+  for i in $(seq 50); do
+    for pid in "${slurm_pids[@]}"; do kill -0 "$pid" 2>/dev/null && break; pid=; done
+    [ -z "$pid" ] && break
+    sleep 0.1
+  done
+  for pid in "${slurm_pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
   for pid in "${slurm_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   slurm_pids=()
 }
