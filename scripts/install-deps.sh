@@ -12,6 +12,8 @@ packages=(
   curl
   python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pandas python3-pytest
   python3-distributed
+  # A single-node Slurm cluster for docs/SCALING.md's job array (tests/scripts/slurm_array.sh).
+  slurmctld slurmd slurm-client munge
   # The viewer's tests in a real browser (tests/browser/viewer_test.py).
   chromium chromium-driver python3-selenium
   # Reading the exported Unity clips back (python/tests/test_export.py).

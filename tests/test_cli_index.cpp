@@ -743,6 +743,63 @@ TEST_F(IndexCli, ShardsCoverEveryFileOnceAndMergedEqualOneRun) {
     EXPECT_EQ(rows(path("merged.db")), rows(path("one.db")));
 }
 
+TEST_F(IndexCli, WithInvalidOkARunExitsZeroOnceEveryFileHasItsRow) {
+    const mixed_paths p = make_mixed_folder();
+    const run_result plain = run({"index", "--sqlite", path("plain.db"), data()});
+    EXPECT_EQ(plain.status, 3) << "an unreadable file wins over invalid ones";
+    const run_result ok = run({"index", "--invalid-ok", "--sqlite", path("ok.db"), data()});
+    EXPECT_EQ(ok.status, 0) << ok.err;
+    const totals t = totals_of(ok.err);
+    EXPECT_GT(t.invalid, 0);
+    EXPECT_EQ(t.unreadable, 1);
+    EXPECT_EQ(database(path("ok.db")).paths(), database(path("plain.db")).paths());
+    EXPECT_EQ(database(path("ok.db")).row(p.bad_wrap)["valid"], 0);
+    write_file(in_data("only.bin"), bad_wrap_file());
+    EXPECT_EQ(run({"index", "--invalid-ok", "--jsonl", "-", in_data("only.bin")}).status, 0);
+}
+
+TEST_F(IndexCli, AShardsDatabaseClaimsItsShardAndIsCompleteOnceItsRunIs) {
+    make_mixed_folder();
+    const std::string db = path("part-1.db");
+    ASSERT_EQ(run({"index", "--invalid-ok", "--shard", "1/3", "--sqlite", db, data()}).status, 0);
+    EXPECT_EQ(database(db).query("SELECT shard, shards, complete FROM shard"),
+              (std::vector<json>{{{"shard", 1}, {"shards", 3}, {"complete", 1}}}));
+    // The same shard again: still one claim.
+    ASSERT_EQ(run({"index", "--invalid-ok", "--shard", "1/3", "--sqlite", db, data()}).status, 0);
+    EXPECT_EQ(database(db).query("SELECT count(*) AS n FROM shard")[0]["n"], 1);
+    // A database without --shard claims nothing.
+    ASSERT_EQ(run({"index", "--sqlite", path("all.db"), data()}).status, 3);
+    EXPECT_TRUE(database(path("all.db"))
+                    .query("SELECT name FROM sqlite_schema WHERE name = "
+                           "'shard'")
+                    .empty());
+}
+
+TEST_F(IndexCli, MergeTakesTheShardsOfAGlobAndEqualsOneRun) {
+    ASSERT_EQ(run({"gen", "--count", "12", "--seconds", "1", "--dir", in_data("gen")}).status, 0);
+    make_mixed_folder();
+    ASSERT_EQ(run({"index", "--sqlite", path("one.db"), data()}).status, 3);
+    fs::create_directories(path("parts"));
+    for (int k = 0; k < 3; ++k) {
+        const std::string db = path("parts/part-" + std::to_string(k) + ".db");
+        const run_result r = run(
+            {"index", "--invalid-ok", "--shard", std::to_string(k) + "/3", "--sqlite", db, data()});
+        ASSERT_EQ(r.status, 0) << r.err;
+    }
+    const run_result merged = run({"index", "merge", path("merged.db"), path("parts/part-*.db")});
+    ASSERT_EQ(merged.status, 0) << merged.err;
+    const auto rows = [](const std::string& db) {
+        std::vector<json> r = database(db).query("SELECT * FROM recordings ORDER BY path");
+        for (json& row : r) row.erase("indexed_at");
+        return r;
+    };
+    EXPECT_EQ(rows(path("merged.db")), rows(path("one.db")));
+    // A name that is a file is that file, even with glob characters in it.
+    fs::copy_file(path("parts/part-0.db"), path("parts/part-[0].db"));
+    EXPECT_EQ(run({"index", "merge", path("zero.db"), path("parts/part-[0].db")}).status, 1)
+        << "shards 1 and 2 are missing";
+}
+
 // --- progress ------------------------------------------------------------------------------------
 
 TEST_F(IndexCli, AProgressLineIsDrawnOnlyWhenStderrIsATerminal) {
@@ -765,6 +822,25 @@ TEST_F(IndexCli, AProgressLineIsDrawnOnlyWhenStderrIsATerminal) {
     EXPECT_NE(terminal.err.find("\r\x1b[Kinputanim index: 2 files, 2 recordings"),
               std::string::npos)
         << terminal.err;
+}
+
+TEST_F(IndexCli, WithProgressALogGetsWholeLinesOfTheCounts) {
+    for (int i = 0; i < 5; ++i) {
+        write_file(in_data("r" + std::to_string(i) + ".bin"), quiet_model(shape::v11_compact));
+    }
+    const run_result r = run(
+        {"index", "--progress", "--progress-every", "2", "--jsonl", path("rows.jsonl"), data()});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("\x1b["), std::string::npos) << r.err;
+    const std::vector<std::string> lines = lines_of(r.err);
+    ASSERT_EQ(lines.size(), 3u) << r.err;
+    static const std::regex counts(R"(inputanim index: [24]/5\+? files  \d+ files/s( +ETA \S+)?)");
+    EXPECT_TRUE(std::regex_match(lines[0], counts)) << lines[0];
+    EXPECT_TRUE(std::regex_match(lines[1], counts)) << lines[1];
+    EXPECT_EQ(totals_of(r.err).files, 5);
+    // Without N, a line every 10 s: none in a run this short.
+    EXPECT_EQ(lines_of(run({"index", "--progress", "--jsonl", "-", data()}).err).size(), 1u);
 }
 
 }  // namespace

@@ -236,6 +236,66 @@ TEST_F(IndexCli, MergeRefusesAnInputThatIsNotAnIndexAndLeavesTheOutputAsItWas) {
     EXPECT_EQ(database(out).query("SELECT count(*) AS n FROM recordings")[0]["n"], 1);
 }
 
+TEST_F(IndexCli, MergeRefusesShardsThatAreNotOneWholeAndWritesNothing) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    write_file(in_data("b.bin"), quiet_model(shape::v10));
+    const auto shard = [&](const std::string& kn, const std::string& name) {
+        const std::string db = path(name);
+        EXPECT_EQ(run({"index", "--shard", kn, "--sqlite", db, data()}).status, 0) << kn;
+        return db;
+    };
+    const std::string s0 = shard("0/4", "s0.db");
+    const std::string s2 = shard("2/4", "s2.db");
+    const std::string out = path("out.db");
+    const auto refused = [&](const std::vector<std::string>& inputs, const std::string& says) {
+        std::vector<std::string> args = {"index", "merge", out};
+        args.insert(args.end(), inputs.begin(), inputs.end());
+        const run_result r = run(args);
+        EXPECT_EQ(r.status, 1) << r.err;
+        EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("nothing was merged into " + out), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(out));
+    };
+    refused({s0, s2}, "2 of 4 shards are missing: 1, 3");
+    refused({s2}, "3 of 4 shards are missing: 0-1, 3");
+    // The same shard number of another total.
+    const std::string other = shard("2/5", "other.db");
+    refused({s0, other}, "s0.db holds shard 0/4 and " + other + " holds shard 2/5");
+    // A shard whose run could not list one of its PATHs is not complete.
+    const std::string cut = path("cut.db");
+    EXPECT_EQ(run({"index", "--invalid-ok", "--shard", "1/4", "--sqlite", cut, data(),
+                   in_data("no-such-folder")})
+                  .status,
+              3);
+    refused({s0, cut, s2, shard("3/4", "s3.db")},
+            "shards whose run did not complete: " + cut + " (1/4)");
+    // Of many shards the first gaps are named.
+    refused({shard("5/100", "s5.db")}, "99 of 100 shards are missing: 0-4, 6-99");
+}
+
+TEST_F(IndexCli, AShardsDatabaseTakesNoOtherShard) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string db = path("part.db");
+    ASSERT_EQ(run({"index", "--shard", "0/3", "--sqlite", db, data()}).status, 0);
+    const run_result r = run({"index", "--shard", "0/4", "--sqlite", db, data()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("holds shard 0/3, not 0/4; index it into another file"), std::string::npos)
+        << r.err;
+}
+
+TEST_F(IndexCli, AMergeGlobThatMatchesNothingIsAnError) {
+    const run_result r = run({"index", "merge", path("out.db"), path("parts/part-*.db")});
+    EXPECT_EQ(r.status, 3);
+    EXPECT_NE(r.err.find("parts/part-*.db: matches no file"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(path("out.db")));
+}
+
+TEST_F(IndexCli, ProgressEveryNeedsProgress) {
+    EXPECT_EQ(run({"index", "--progress-every", "10", "--jsonl", "-", data()}).status, 2);
+    EXPECT_EQ(run({"index", "--progress", "--progress-every", "0", "--jsonl", "-", data()}).status,
+              2);
+}
+
 TEST_F(IndexCli, AnIndexWhosePragmasAreRightButColumnsAreNotIsRefusedUntouched) {
     write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
     const std::string out = path("out.db");

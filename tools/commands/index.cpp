@@ -1,6 +1,7 @@
 // inputanim index: summarize every recording under some folders into JSON Lines and/or a SQLite
 // database. The run itself (walk, skip, read, store, prune) is indexer.hpp's; this is the command
 // line, the outputs and the totals.
+#include <glob.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -52,7 +54,14 @@ struct index_options {
     bool force = false;
     bool prune = false;
     bool metrics = false;
-    // --shard K/N: this run takes the files whose shard_of(path, N) is K.
+    // --invalid-ok: exit 0 when the index is complete, whatever the verdicts.
+    bool invalid_ok = false;
+    // --progress, --progress-every N: progress lines also in a log.
+    bool progress = false;
+    std::uint64_t progress_every = 0;
+    // --shard K/N: this run takes the files whose shard_of(path, N) is K (and its database
+    // claims it).
+    bool sharded = false;
     unsigned shard = 0;
     unsigned shards = 1;
     // `index merge OUT IN...`
@@ -168,8 +177,37 @@ std::optional<std::string> usage_problem(const index_options& o) {
     return std::nullopt;
 }
 
+// The inputs of `index merge`: a name that is not a file but has glob characters is expanded
+// (sorted, as glob(3) does), so that thousands of shards need not pass through a command line.
+// A folder it cannot list hides its files, and a shard among them is then named missing. Throws
+// output_error for a pattern that matches nothing.
+std::vector<std::string> merge_inputs(const std::vector<std::string>& names) {
+    std::vector<std::string> inputs;
+    for (const std::string& name : names) {
+        struct stat st {};
+        if (name.find_first_of("*?[") == std::string::npos || ::lstat(name.c_str(), &st) == 0) {
+            inputs.push_back(name);
+            continue;
+        }
+        glob_t found{};
+        const int status = ::glob(name.c_str(), 0, nullptr, &found);
+        const std::unique_ptr<glob_t, void (*)(glob_t*)> owner(&found, ::globfree);
+        if (status == GLOB_NOMATCH) throw output_error(printable(name) + ": matches no file");
+        if (status != 0) throw output_error(printable(name) + ": out of memory");
+        for (std::size_t i = 0; i < found.gl_pathc; ++i) inputs.emplace_back(found.gl_pathv[i]);
+    }
+    return inputs;
+}
+
 // `index merge OUT IN...`: the shards' rows into one index.
-int run_merge(const index_options& o) {
+int run_merge(const index_options& given) {
+    index_options o = given;
+    try {
+        o.merge_inputs = merge_inputs(given.merge_inputs);
+    } catch (const output_error& e) {
+        std::cerr << "inputanim index merge: " << e.what() << '\n';
+        return exit_unreadable;
+    }
     for (const std::string& input : o.merge_inputs) {
         if (same_file(input, o.merge_output)) {
             std::cerr << "inputanim index merge: " << printable(input) << " is the output\n";
@@ -182,6 +220,11 @@ int run_merge(const index_options& o) {
         // An input's message starts with its name.
         if (e.kind() == store_error::fault::not_an_index) {
             std::cerr << "inputanim: " << e.what() << '\n';
+            return exit_invalid;
+        }
+        if (e.kind() == store_error::fault::shards_problem) {
+            std::cerr << "inputanim index merge: " << e.what() << "; nothing was merged into "
+                      << printable(o.merge_output) << '\n';
             return exit_invalid;
         }
         std::cerr << "inputanim: " << printable(o.merge_output) << ": " << e.what() << '\n';
@@ -201,7 +244,10 @@ int run_index(index_options& o) {
         return exit_usage;
     }
     if (o.jobs == 0) o.jobs = std::max(1u, std::thread::hardware_concurrency());
-    progress bar(::isatty(STDERR_FILENO) == 1);
+    progress bar(::isatty(STDERR_FILENO) == 1 ? progress::mode::terminal
+                 : o.progress                 ? progress::mode::log
+                                              : progress::mode::off,
+                 o.progress_every);
     index_totals counts;
     int status = exit_valid;
     try {
@@ -232,21 +278,31 @@ int run_index(index_options& o) {
         }
         indexer run(plan, store.get(), observer);
         try {
+            if (store && o.sharded) store->claim_shard(o.shard, o.shards);
             for (const std::string& operand : o.paths) run.add_operand(operand);
             bar.walk_finished();
             run.finish();
             if (jsonl) jsonl->close();
             counts = run.counts();
+            // Every file of the shard has its row (an unreadable file's says so, and the next run
+            // reads it again): `index merge` may take the database.
+            if (store && o.sharded && !counts.walk_failed) {
+                store->mark_complete();
+            }
         } catch (const store_error& e) {
+            if (e.kind() == store_error::fault::refused) {
+                throw output_error(printable(o.sqlite) + ": " + e.what(), true);
+            }
             counts = run.counts();
             throw output_error(printable(o.sqlite) + ": " + e.what());
         } catch (const output_error&) {
             counts = run.counts();
             throw;
         }
-        if (counts.unreadable > 0 || counts.walk_failed) {
+        // With --invalid-ok, verdicts (invalid, unreadable) are rows, not failures of the run.
+        if (counts.walk_failed || (counts.unreadable > 0 && !o.invalid_ok)) {
             status = exit_unreadable;
-        } else if (counts.invalid > 0) {
+        } else if (counts.invalid > 0 && !o.invalid_ok) {
             status = exit_invalid;
         }
     } catch (const output_error& e) {
@@ -332,6 +388,7 @@ command add_index_command(CLI::App& app) {
                if (!number(text.substr(0, slash), k) || k >= n) {
                    refuse("K is out of range (0 to " + std::to_string(n - 1) + ")");
                }
+               o->sharded = true;
                o->shard = k;
                o->shards = n;
            },
@@ -339,6 +396,18 @@ command add_index_command(CLI::App& app) {
                "): the files whose path hashes to K; shards "
                "0..N-1 cover every file once (index merge joins their databases)")
         ->type_name("K/N");
+    cmd->add_flag("--invalid-ok", o->invalid_ok,
+                  "Exit 0 once every file found has its row, whatever the verdicts (invalid or "
+                  "unreadable files: a batch job's rows, not its failure); a PATH or folder that "
+                  "cannot be walked and an output that fails still exit non-zero");
+    CLI::Option* progress_flag = cmd->add_flag(
+        "--progress", o->progress,
+        "Also when stderr is not a terminal (a batch log): a progress line every 10 s");
+    cmd->add_option("--progress-every", o->progress_every,
+                    "With --progress, also a line every N files")
+        ->transform(count_between(1, std::numeric_limits<std::uint64_t>::max()))
+        ->type_name("N")
+        ->needs(progress_flag);
     add_limit_options(*cmd, o->limits);
 
     CLI::App* merge = cmd->add_subcommand(
@@ -346,7 +415,10 @@ command add_index_command(CLI::App& app) {
     merge->add_option("OUT", o->merge_output, "The index to create or update")
         ->required()
         ->check(named);
-    merge->add_option("IN", o->merge_inputs, "Index databases to copy, in order (later wins)")
+    merge
+        ->add_option("IN", o->merge_inputs,
+                     "Index databases to copy, in order (later wins); a name with * ? [ that is "
+                     "no file is a glob (parts/part-*.db, quoted)")
         ->required()
         ->check(named);
     merge->parse_complete_callback([o] { o->merge = true; });

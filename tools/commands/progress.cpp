@@ -24,24 +24,48 @@ std::string clock_text(double seconds) {
 
 }  // namespace
 
-progress::progress(bool enabled)
-    : enabled_(enabled),
+progress::progress(mode how, std::uint64_t every_files)
+    : mode_(how),
+      every_files_(every_files),
       start_(std::chrono::steady_clock::now()),
-      // The first file is drawn at once.
-      last_draw_(start_ - redraw_interval) {}
+      // The first file is drawn at once on a terminal; a log's first line comes after an interval.
+      last_draw_(how == mode::terminal ? start_ - redraw_interval : start_) {}
 
 void progress::done() {
     ++done_;
-    if (!enabled_) return;
+    if (mode_ == mode::off) return;
     const auto now = std::chrono::steady_clock::now();
-    if (now - last_draw_ >= redraw_interval) draw(now);
+    if (mode_ == mode::terminal) {
+        if (now - last_draw_ >= redraw_interval) draw(now);
+        return;
+    }
+    if ((every_files_ > 0 && done_ % every_files_ == 0) || now - last_draw_ >= log_interval) {
+        last_draw_ = now;
+        const std::string line =
+            "inputanim index: " + counts_text(std::chrono::duration<double>(now - start_).count());
+        std::fprintf(stderr, "%s\n", line.c_str());
+        std::fflush(stderr);
+    }
+}
+
+std::string progress::counts_text(double seconds) const {
+    const double rate = seconds > 0 ? static_cast<double>(done_) / seconds : 0.0;
+    std::string line = std::to_string(done_) + "/" + std::to_string(found_);
+    // While the walk goes on, more files may come.
+    if (!walk_finished_) line += '+';
+    char rate_text[48];
+    std::snprintf(rate_text, sizeof rate_text, " files  %.0f files/s", rate);
+    line += rate_text;
+    if (walk_finished_ && rate > 0) {
+        line += "  ETA " + clock_text(static_cast<double>(found_ - done_) / rate);
+    }
+    return line;
 }
 
 void progress::draw(std::chrono::steady_clock::time_point now) {
     last_draw_ = now;
     drawn_ = true;
     const double seconds = std::chrono::duration<double>(now - start_).count();
-    const double rate = seconds > 0 ? static_cast<double>(done_) / seconds : 0.0;
     std::string line = "\r";
     if (walk_finished_ && found_ > 0) {
         const auto filled =
@@ -52,15 +76,7 @@ void progress::draw(std::chrono::steady_clock::time_point now) {
         line.append(static_cast<std::size_t>(bar_width - filled), '.');
         line += "] ";
     }
-    line += std::to_string(done_) + "/" + std::to_string(found_);
-    // While the walk goes on, more files may come.
-    if (!walk_finished_) line += '+';
-    char rate_text[48];
-    std::snprintf(rate_text, sizeof rate_text, " files  %.0f files/s", rate);
-    line += rate_text;
-    if (walk_finished_ && rate > 0) {
-        line += "  ETA " + clock_text(static_cast<double>(found_ - done_) / rate);
-    }
+    line += counts_text(seconds);
     // Erase what a longer previous line left.
     line += "\x1b[K";
     std::fputs(line.c_str(), stderr);
@@ -74,7 +90,7 @@ void progress::note(std::string_view line) {
 }
 
 void progress::clear() {
-    if (!enabled_ || !drawn_) return;
+    if (mode_ != mode::terminal || !drawn_) return;
     std::fputs("\r\x1b[K", stderr);
     std::fflush(stderr);
 }

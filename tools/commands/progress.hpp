@@ -1,19 +1,27 @@
 // The progress line of `inputanim index` on stderr: files done out of found, files per second and
-// the time left, redrawn in place at most ten times a second. It is drawn only when stderr is a
-// terminal; scripts and logs see nothing. Diagnostics go through note() so that they do not mix
-// with a half-drawn line.
+// the time left, redrawn in place at most ten times a second when stderr is a terminal. Where it
+// is not (a batch job's log), nothing, or with `index --progress` the same counts as whole lines,
+// one every log_interval and, with --progress-every N, one every N files. Diagnostics go through
+// note() so that they do not mix with a half-drawn line.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace inputanim::cli {
 
 class progress {
   public:
-    // Draws only when `enabled` (stderr is a terminal).
-    explicit progress(bool enabled);
+    // How progress shows on stderr: nothing, a line redrawn in place (a terminal), or whole
+    // lines (a log).
+    enum class mode : std::uint8_t { off, terminal, log };
+    // A log line at least this often while files are done.
+    static constexpr auto log_interval = std::chrono::seconds(10);
+
+    // `every_files`: in mode log, also a line each time that many more files are done (0: none).
+    explicit progress(mode how, std::uint64_t every_files = 0);
 
     // A file was found by the walk / handled (indexed, skipped or not a recording).
     void found() { ++found_; }
@@ -31,8 +39,11 @@ class progress {
 
   private:
     void draw(std::chrono::steady_clock::time_point now);
+    // The counts, the rate and the time left, without the bar.
+    std::string counts_text(double seconds) const;
 
-    bool enabled_;
+    mode mode_;
+    std::uint64_t every_files_;
     bool drawn_ = false;
     bool walk_finished_ = false;
     std::uint64_t found_ = 0;

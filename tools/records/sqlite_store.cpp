@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <system_error>
@@ -677,7 +679,137 @@ void sqlite_store::finish() {
     pending_ = 0;
 }
 
+void sqlite_store::claim_shard(unsigned shard, unsigned shards) {
+    // Not part of the schema's identity: a database without it is an index all the same (of no
+    // shard), and merge copies only the rows.
+    exec(
+        "CREATE TABLE IF NOT EXISTS shard (shard INTEGER NOT NULL, shards INTEGER NOT NULL, "
+        "complete INTEGER NOT NULL)");
+    {
+        statement held(db_, "SELECT shard, shards FROM shard");
+        if (held.step()) {
+            const auto k = sqlite3_column_int64(held.get(), 0);
+            const auto n = sqlite3_column_int64(held.get(), 1);
+            if (k != shard || n != shards) {
+                throw store_error("holds shard " + std::to_string(k) + "/" + std::to_string(n) +
+                                      ", not " + std::to_string(shard) + "/" +
+                                      std::to_string(shards) + "; index it into another file",
+                                  store_error::fault::refused);
+            }
+        }
+    }
+    exec("DELETE FROM shard");
+    statement insert(db_, "INSERT INTO shard (shard, shards, complete) VALUES (?1, ?2, 0)");
+    insert.bind(1, std::int64_t{shard}).bind(2, std::int64_t{shards});
+    insert.step();
+}
+
+void sqlite_store::mark_complete() {
+    exec("UPDATE shard SET complete = 1");
+}
+
+std::optional<shard_claim> read_shard_claim(const std::string& file) {
+    const auto refuse = [&file](const std::string& why) {
+        return store_error(printable(file) + ": " + why, store_error::fault::not_an_index);
+    };
+    // SQLite would create a missing file, even read-only (it fails later, less clearly).
+    if (::access(file.c_str(), R_OK) != 0) {
+        throw store_error(printable(file) + ": " + std::generic_category().message(errno));
+    }
+    sqlite3* db = nullptr;
+    const int opened = sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    std::unique_ptr<sqlite3, int (*)(sqlite3*)> owner(db, sqlite3_close_v2);
+    if (opened != SQLITE_OK) throw refuse(db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_busy_timeout(db, 5000);
+    sqlite3_stmt* raw = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT shard, shards, complete FROM shard", -1, &raw, nullptr) !=
+        SQLITE_OK) {
+        // No table `shard`: a database not made by --shard.
+        const std::string message = sqlite3_errmsg(db);
+        if (message.rfind("no such table", 0) == 0) return std::nullopt;
+        throw refuse(message);
+    }
+    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> select(raw, sqlite3_finalize);
+    const int stepped = sqlite3_step(raw);
+    if (stepped == SQLITE_DONE) return std::nullopt;
+    if (stepped != SQLITE_ROW) throw refuse(sqlite3_errmsg(db));
+    const std::int64_t k = sqlite3_column_int64(raw, 0);
+    const std::int64_t n = sqlite3_column_int64(raw, 1);
+    if (n < 1 || n > std::int64_t{std::numeric_limits<unsigned>::max()} || k < 0 || k >= n) {
+        throw refuse("claims shard " + std::to_string(k) + "/" + std::to_string(n) +
+                     ", which no run makes");
+    }
+    return shard_claim{static_cast<unsigned>(k), static_cast<unsigned>(n),
+                       sqlite3_column_int64(raw, 2) != 0};
+}
+
+namespace {
+
+// Refuses (store_error, shards_problem) inputs whose shard claims are not one whole: one total N,
+// each complete, and every shard of 0..N-1 among them. Inputs without a claim are not shards and
+// pass. Reads only; its work is a sort of the inputs, whatever N.
+void check_shards(const std::vector<std::string>& inputs) {
+    std::vector<std::pair<shard_claim, const std::string*>> claims;
+    for (const std::string& input : inputs) {
+        if (const std::optional<shard_claim> claim = read_shard_claim(input)) {
+            claims.emplace_back(*claim, &input);
+        }
+    }
+    if (claims.empty()) return;
+    const auto text = [](const shard_claim& c) {
+        return std::to_string(c.shard) + "/" + std::to_string(c.shards);
+    };
+    const auto refuse = [](const std::string& why) {
+        return store_error(why, store_error::fault::shards_problem);
+    };
+    std::vector<std::string> incomplete;
+    for (const auto& [claim, name] : claims) {
+        if (claim.shards != claims.front().first.shards) {
+            throw refuse(printable(*claims.front().second) + " holds shard " +
+                         text(claims.front().first) + " and " + printable(*name) + " holds shard " +
+                         text(claim) +
+                         ": shards of different totals overlap; merge the shards of one run");
+        }
+        if (!claim.complete) incomplete.push_back(printable(*name) + " (" + text(claim) + ")");
+    }
+    if (!incomplete.empty()) {
+        std::string list;
+        for (const std::string& name : incomplete) list += (list.empty() ? "" : ", ") + name;
+        throw refuse("shards whose run did not complete: " + list + "; run them again");
+    }
+    std::vector<unsigned> held;
+    held.reserve(claims.size());
+    for (const auto& entry : claims) held.push_back(entry.first.shard);
+    std::sort(held.begin(), held.end());
+    held.erase(std::unique(held.begin(), held.end()), held.end());
+    const unsigned shards = claims.front().first.shards;
+    if (held.size() == shards) return;
+    // The gaps between the shards held, as ranges; the first few are named.
+    constexpr std::size_t named_gaps = 10;
+    std::string missing;
+    std::size_t gaps = 0;
+    std::uint64_t count = 0;
+    std::uint64_t next = 0;
+    held.push_back(shards);
+    for (const unsigned k : held) {
+        if (k > next) {
+            count += k - next;
+            if (gaps++ < named_gaps) {
+                missing += (missing.empty() ? "" : ", ") + std::to_string(next);
+                if (k - 1 > next) missing += "-" + std::to_string(k - 1);
+            }
+        }
+        next = std::uint64_t{k} + 1;
+    }
+    if (gaps > named_gaps) missing += ", ...";
+    throw refuse(std::to_string(count) + " of " + std::to_string(shards) +
+                 " shards are missing: " + missing);
+}
+
+}  // namespace
+
 void merge_indexes(const std::string& output, const std::vector<std::string>& inputs) {
+    check_shards(inputs);
     struct stat st {};
     const bool exists = ::stat(output.c_str(), &st) == 0;
     output_file fresh;

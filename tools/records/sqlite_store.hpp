@@ -35,6 +35,9 @@ class store_error : public std::runtime_error {
         // An input of merge() is not an inputanim index of this schema; the message starts with
         // its name.
         not_an_index,
+        // The inputs of merge_indexes() that claim shards are not one whole: a shard missing or
+        // incomplete, or two totals.
+        shards_problem,
     };
     explicit store_error(const std::string& message, fault kind = fault::failed)
         : std::runtime_error(message), kind_(kind) {}
@@ -87,6 +90,13 @@ class sqlite_store {
     void merge(const std::string& file);
     // Commits what is pending.
     void finish();
+
+    // `index --shard K/N`: records in table `shard` that this database holds shard `shard` of
+    // `shards`, not yet complete. Throws store_error (refused) when it holds another shard.
+    void claim_shard(unsigned shard, unsigned shards);
+    // The run of the claimed shard indexed every file of it: `index merge` takes it. Call after
+    // finish().
+    void mark_complete();
 
   private:
     class statement {
@@ -151,11 +161,27 @@ class sqlite_store {
     statement delete_;
 };
 
+// What a database made by `index --shard K/N --sqlite` says of its run.
+struct shard_claim {
+    unsigned shard = 0;
+    unsigned shards = 1;
+    // The run ended with a row for every file of the shard (every folder listed, the database
+    // written).
+    bool complete = false;
+};
+
+// The claim of the database `file`; nothing when it has none (not made with --shard). Throws
+// store_error, the message starting with its name: failed when the file cannot be read,
+// not_an_index when it is not a database.
+std::optional<shard_claim> read_shard_claim(const std::string& file);
+
 // `index merge OUT IN...`: the rows of the index databases `inputs`, in order (later ones win),
 // into `output`. An existing OUT (a regular file) is updated in place, as `index --sqlite`
 // updates it, each input in one transaction; a new OUT is built at a temporary name beside it
 // (output_file) and renamed into place once every input is in, so it appears complete or not at
-// all. Throws store_error: refused when OUT is not a regular file, not_an_index for an input.
+// all. Inputs that claim shards (read_shard_claim) must be complete, of one total N, and hold
+// every shard 0..N-1; else nothing is written. Throws store_error: refused when OUT is not a
+// regular file, not_an_index for an input, shards_problem for the claims.
 void merge_indexes(const std::string& output, const std::vector<std::string>& inputs);
 
 }  // namespace inputanim::records
