@@ -6,11 +6,11 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "detail/load.hpp"
 #include "detail/utf8.hpp"
 
 namespace inputanim {
@@ -228,9 +228,9 @@ std::uint64_t padded4(std::uint64_t n) {
     return (n + 3) / 4 * 4;
 }
 
+// glTF's buffers and the .glb framing are little-endian, on every host.
 void put_f32(std::vector<std::byte>& bin, std::uint64_t at, float v) {
-    // glTF's buffers are little-endian, as every host this library is built for with mapping.
-    std::memcpy(bin.data() + at, &v, 4);
+    detail::store_f32_le(bin.data() + at, v);
 }
 
 quat gltf_rotation(quat q) {
@@ -421,9 +421,15 @@ class gltf_exporter {
 
     void fill_buffer(double& shift) {
         bin_.assign(bin_size_, std::byte{0});
-        std::memcpy(bin_.data() + cube_positions_at, cube_positions.data(), sizeof cube_positions);
-        std::memcpy(bin_.data() + ray_positions_at, ray_positions.data(), sizeof ray_positions);
-        std::memcpy(bin_.data() + cube_indices_at, cube_indices.data(), sizeof cube_indices);
+        for (std::size_t i = 0; i < cube_positions.size(); ++i) {
+            put_f32(bin_, cube_positions_at + 4 * i, cube_positions[i]);
+        }
+        for (std::size_t i = 0; i < ray_positions.size(); ++i) {
+            put_f32(bin_, ray_positions_at + 4 * i, ray_positions[i]);
+        }
+        for (std::size_t i = 0; i < cube_indices.size(); ++i) {
+            detail::store_u16_le(bin_.data() + cube_indices_at + 2 * i, cube_indices[i]);
+        }
         std::vector<float> row(rs_.curves().size());
         rs_.rewind();
         const std::uint64_t times_at = geometry_bytes;
@@ -698,9 +704,9 @@ class gltf_exporter {
 
     void write_glb(text_out& out, const std::string& json, std::uint64_t json_padded) {
         const auto u32 = [](std::uint32_t v) {
-            std::array<char, 4> b{};
-            std::memcpy(b.data(), &v, 4);
-            return std::string(b.data(), 4);
+            std::array<std::byte, 4> b{};
+            detail::store_u32_le(b.data(), v);
+            return std::string(reinterpret_cast<const char*>(b.data()), 4);
         };
         const std::uint64_t total = 12 + 8 + json_padded + 8 + bin_size_;
         out << "glTF" << u32(2) << u32(static_cast<std::uint32_t>(total));

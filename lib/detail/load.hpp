@@ -48,6 +48,10 @@ inline void store_lanes_raw(std::byte* p, const V& v) noexcept {
     std::memcpy(p, &v, sizeof v);
 }
 
+inline void store_u16_le(std::byte* p, std::uint16_t v) noexcept {
+    boost::endian::endian_store<std::uint16_t, 2, boost::endian::order::little>(
+        reinterpret_cast<unsigned char*>(p), v);
+}
 inline void store_u32_le(std::byte* p, std::uint32_t v) noexcept {
     boost::endian::endian_store<std::uint32_t, 4, boost::endian::order::little>(
         reinterpret_cast<unsigned char*>(p), v);
