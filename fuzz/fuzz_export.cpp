@@ -19,8 +19,11 @@ std::string json_of(export_format f, const std::vector<std::byte>& out) {
     const auto* text = reinterpret_cast<const char*>(out.data());
     if (f == export_format::gltf) return {text, out.size()};
     FUZZ_CHECK(out.size() >= 20 && std::memcmp(text, "glTF", 4) == 0);
+    // Little-endian on every host.
     std::uint32_t length = 0;
-    std::memcpy(&length, text + 12, 4);
+    for (std::size_t i = 0; i < 4; ++i) {
+        length |= static_cast<std::uint32_t>(static_cast<unsigned char>(text[12 + i])) << (8 * i);
+    }
     FUZZ_CHECK(length <= out.size() - 20 && std::memcmp(text + 16, "JSON", 4) == 0);
     return {text + 20, length};
 }

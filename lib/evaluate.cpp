@@ -538,6 +538,17 @@ std::size_t resampler::select(std::string_view glob) noexcept {
     return matched;
 }
 
+std::size_t resampler::select(std::span<const curve_id> ids) noexcept {
+    std::size_t held = 0;
+    for (const curve_id id : ids) {
+        if (to_index(id) >= curve_id_count || rec_->find(id) == nullptr) continue;
+        selected_[to_index(id)] = true;
+        ++held;
+    }
+    rebuild();
+    return held;
+}
+
 void resampler::rebuild() noexcept {
     count_ = 0;
     for (const curve_view& c : rec_->curves()) {

@@ -371,9 +371,9 @@ class gltf_exporter {
 
     void select_curves() {
         columns_.fill(gltf_node::npos);
-        const auto pick = [&](curve_id id) {
-            if (rec_.find(id) != nullptr) rs_.select(curve_path(id));
-        };
+        std::array<curve_id, curve_id_count> wanted{};
+        std::size_t count = 0;
+        const auto pick = [&](curve_id id) { wanted[count++] = id; };
         for (std::size_t c = 0; c < pose_channel_count; ++c) {
             pick(camera_curve(static_cast<pose_channel>(c)));
         }
@@ -389,6 +389,7 @@ class gltf_exporter {
                 }
             }
         }
+        rs_.select(std::span(wanted.data(), count));
         const std::span<const curve_id> ids = rs_.curves();
         for (std::size_t i = 0; i < ids.size(); ++i) columns_[to_index(ids[i])] = i;
     }

@@ -84,6 +84,19 @@ TEST(ResampleSelect, AGlobMatchingOnlyCurvesTheFileLacksSelectsNothing) {
     EXPECT_TRUE(rs.curves().empty());
 }
 
+TEST(ResampleSelect, CurvesNamedByIdAreAddedInFileOrderWhenTheFileHoldsThem) {
+    const opened o(moving_model(shape::v10));
+    resampler rs(o.rec);
+    // Given out of file order, one twice, and one the v1.0 file lacks.
+    const curve_id ids[] = {
+        gaze_curve(ray_channel::origin_x), camera_curve(pose_channel::rotation_w),
+        camera_curve(pose_channel::position_x), camera_curve(pose_channel::rotation_w)};
+    EXPECT_EQ(rs.select(ids), 3u);
+    ASSERT_EQ(rs.curves().size(), 2u);
+    EXPECT_EQ(rs.curves()[0], camera_curve(pose_channel::position_x));
+    EXPECT_EQ(rs.curves()[1], camera_curve(pose_channel::rotation_w));
+}
+
 TEST(ResampleGrid, SamplesFromTheFirstKeyToTheDurationInclusive) {
     const opened o(moving_model(shape::v11_compact));
     resampler rs(o.rec);

@@ -2,7 +2,9 @@
 // refused on it, the glTF container and its keyframes, and the Unity clip's text for keys, wrap
 // modes, steps and markers. The readers nobody here wrote (glTF-Validator, three.js, YAML) check
 // the rest: tests/export, tests/browser/gltf_loader_test.py, python/tests/test_export.py.
-#include <cstring>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -47,16 +49,17 @@ std::string text_of(const std::vector<std::byte>& b) {
     return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
 
+// glTF's numbers are little-endian on every host.
 std::uint32_t u32_at(const std::vector<std::byte>& b, std::size_t at) {
     std::uint32_t v = 0;
-    std::memcpy(&v, b.data() + at, 4);
+    for (std::size_t i = 0; i < 4; ++i) {
+        v |= static_cast<std::uint32_t>(std::to_integer<std::uint8_t>(b[at + i])) << (8 * i);
+    }
     return v;
 }
 
 float f32_at(const std::vector<std::byte>& b, std::size_t at) {
-    float v = 0;
-    std::memcpy(&v, b.data() + at, 4);
-    return v;
+    return std::bit_cast<float>(u32_at(b, at));
 }
 
 }  // namespace
