@@ -38,11 +38,6 @@ struct convert_cli_options {
     std::uint64_t max_bytes = default_max_whole_bytes;
 };
 
-int usage_error(const std::string& message) {
-    std::cerr << "inputanim convert: " << message << '\n';
-    return exit_usage;
-}
-
 void warn(const std::string& file, const std::string& message) {
     std::cerr << "inputanim: " << printable(file) << ": warning: " << message << '\n';
 }
@@ -169,9 +164,10 @@ void print_warnings(const std::string& file, const convert_result& r) {
 }
 
 int run_convert(const convert_cli_options& o) {
-    if (const std::optional<std::string> problem = option_problem(o)) return usage_error(*problem);
+    if (const std::optional<std::string> problem = option_problem(o))
+        return usage_error("convert", *problem);
     if (o.input != "-" && o.output != "-" && same_file(o.input, o.output)) {
-        return usage_error("OUT " + printable(o.output) + " is the input file itself");
+        return usage_error("convert", "OUT " + printable(o.output) + " is the input file itself");
     }
     std::error_code ec;
     input in = input::open(o.input, ec);

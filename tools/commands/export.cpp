@@ -29,16 +29,6 @@ struct export_cli_options {
     std::uint64_t max_output_bytes = default_max_export_bytes;
 };
 
-int usage_error(const std::string& message) {
-    std::cerr << "inputanim export: " << message << '\n';
-    return exit_usage;
-}
-
-int file_error(const std::string& file, const std::string& message) {
-    std::cerr << "inputanim: " << printable(file) << ": " << message << '\n';
-    return exit_invalid;
-}
-
 // The format OUT's extension names, if any.
 std::optional<export_format> format_of(const std::string& name) {
     const std::size_t dot = name.rfind('.');
@@ -70,11 +60,11 @@ int run_export(const export_cli_options& o) {
     std::optional<export_format> format = o.format;
     if (!format) format = format_of(o.output);
     if (!format) {
-        return usage_error("cannot tell the format from OUT " + printable(o.output) +
-                           " (.glb, .gltf or .anim): give --to glb, gltf or anim");
+        return usage_error("export", "cannot tell the format from OUT " + printable(o.output) +
+                                         " (.glb, .gltf or .anim): give --to glb, gltf or anim");
     }
     if (const std::optional<std::string> problem = option_problem(o, *format)) {
-        return usage_error(*problem);
+        return usage_error("export", *problem);
     }
     validate_options how;
     how.layout = o.layout;
@@ -112,30 +102,32 @@ int run_export(const export_cli_options& o) {
     const export_result r = export_recording(rec, out, e);
     if (r.error == export_error::too_large) {
         out.discard();
-        return usage_error("the export would be " + std::to_string(r.size) +
-                           " bytes, more than --max-output-bytes " +
-                           std::to_string(o.max_output_bytes) +
-                           (*format == export_format::anim
-                                ? std::string("; raise --max-output-bytes")
-                                : std::string("; raise --max-output-bytes, lower --rate or "
-                                              "narrow --from/--to-time")));
+        return usage_error("export",
+                           "the export would be " + std::to_string(r.size) +
+                               " bytes, more than --max-output-bytes " +
+                               std::to_string(o.max_output_bytes) +
+                               (*format == export_format::anim
+                                    ? std::string("; raise --max-output-bytes")
+                                    : std::string("; raise --max-output-bytes, lower --rate or "
+                                                  "narrow --from/--to-time")));
     }
     if (r.error == export_error::empty_window) {
         out.discard();
-        return usage_error("the window from --from to --to-time holds no time of the recording");
+        return usage_error("export",
+                           "the window from --from to --to-time holds no time of the recording");
     }
     if (r.error == grid_error::bad_rate) {
         out.discard();
-        return usage_error("--rate " + number_text(o.rate) +
-                           " is too small: its step 1 / rate is not a finite number");
+        return usage_error("export", "--rate " + number_text(o.rate) +
+                                         " is too small: its step 1 / rate is not a finite number");
     }
     if (r.error == grid_error::no_keys || r.error == grid_error::bad_time) {
         out.discard();
-        return file_error(o.input, r.error == grid_error::no_keys
-                                       ? "the recording has no keyframes, so no time range: give "
-                                         "both --from and --to-time"
-                                       : "the recording's time range is not finite: give both "
-                                         "--from and --to-time");
+        return invalid_file(o.input, r.error == grid_error::no_keys
+                                         ? "the recording has no keyframes, so no time range: give "
+                                           "both --from and --to-time"
+                                         : "the recording's time range is not finite: give both "
+                                           "--from and --to-time");
     }
     if (r.error) return output_failed(out.failure(r.error));
     if (const std::optional<output_failure> failure = out.commit()) {

@@ -151,11 +151,6 @@ class event_printer final : public metrics_sink {
     side hand_ = side::left;
 };
 
-int usage_error(const std::string& message) {
-    std::cerr << "inputanim metrics: " << message << '\n';
-    return exit_usage;
-}
-
 // What the options alone get wrong (the CLI's checks leave only a rate too small for its step).
 std::optional<std::string> option_problem(const metrics_cli_options& o) {
     const std::error_code ec = o.to_options().problem();
@@ -188,7 +183,8 @@ std::string grid_problem(const std::error_code& ec, const recording& rec,
 }
 
 int run_metrics(const metrics_cli_options& o) {
-    if (const std::optional<std::string> problem = option_problem(o)) return usage_error(*problem);
+    if (const std::optional<std::string> problem = option_problem(o))
+        return usage_error("metrics", *problem);
     const metrics_options options = o.to_options();
     validate_options how;
     how.limits.max_bytes = o.max_bytes;

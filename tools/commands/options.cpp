@@ -4,12 +4,14 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <type_traits>
 
 #include "records/ceilings.hpp"
+#include "records/exit_status.hpp"
 #include "records/text.hpp"
 
 namespace inputanim::cli {
@@ -221,6 +223,16 @@ bool names_any_curve(std::string_view glob) {
         if (path_matches(glob, curve_path(curve_id(i)))) return true;
     }
     return false;
+}
+
+int usage_error(std::string_view command, const std::string& message) {
+    std::cerr << "inputanim " << command << ": " << message << '\n';
+    return records::exit_usage;
+}
+
+int invalid_file(const std::string& file, const std::string& message) {
+    std::cerr << "inputanim: " << records::printable(file) << ": " << message << '\n';
+    return records::exit_invalid;
 }
 
 }  // namespace inputanim::cli

@@ -62,4 +62,9 @@ CLI::Validator positive_number();
 // Whether `glob` matches the path of any curve a recording of any version can hold.
 bool names_any_curve(std::string_view glob);
 
+// A usage error of `command`, said as "inputanim COMMAND: message": returns exit_usage.
+int usage_error(std::string_view command, const std::string& message);
+// A file the command cannot use, said as "inputanim: FILE: message": returns exit_invalid.
+int invalid_file(const std::string& file, const std::string& message);
+
 }  // namespace inputanim::cli

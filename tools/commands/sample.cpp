@@ -42,16 +42,6 @@ void write_number(stdout_writer& out, float v, bool json) {
     out << std::string_view(digits, static_cast<std::size_t>(r.ptr - digits));
 }
 
-int usage_error(const std::string& message) {
-    std::cerr << "inputanim sample: " << message << '\n';
-    return exit_usage;
-}
-
-int file_error(const std::string& file, const std::string& message) {
-    std::cerr << "inputanim: " << printable(file) << ": " << message << '\n';
-    return exit_invalid;
-}
-
 // What the command line alone can tell is wrong, before the file is opened.
 std::optional<std::string> option_problem(const sample_options& o) {
     constexpr double float_max = std::numeric_limits<float>::max();
@@ -76,11 +66,11 @@ std::optional<int> select_curves(resampler& rs, const sample_options& o) {
     for (const std::string& glob : o.globs) {
         if (rs.select(glob) != 0) continue;
         if (!names_any_curve(glob)) {
-            return usage_error("--curve '" + printable(glob) +
-                               "' matches no curve path (such as camera.position.x)");
+            return usage_error("sample", "--curve '" + printable(glob) +
+                                             "' matches no curve path (such as camera.position.x)");
         }
-        return file_error(o.file,
-                          "no curve of the recording matches --curve '" + printable(glob) + "'");
+        return invalid_file(o.file,
+                            "no curve of the recording matches --curve '" + printable(glob) + "'");
     }
     return std::nullopt;
 }
@@ -95,16 +85,17 @@ std::optional<int> set_grid(resampler& rs, const recording& rec, const sample_op
         case grid_error::none:
             break;
         case grid_error::bad_rate:
-            return usage_error("--rate " + number_text(o.rate) +
-                               " is too small: its step 1 / rate is not a finite number");
+            return usage_error("sample",
+                               "--rate " + number_text(o.rate) +
+                                   " is too small: its step 1 / rate is not a finite number");
         case grid_error::no_keys:
-            return file_error(o.file,
-                              "the recording has no keyframes, so no time range: give both "
-                              "--from and --to");
+            return invalid_file(o.file,
+                                "the recording has no keyframes, so no time range: give both "
+                                "--from and --to");
         case grid_error::bad_time:
-            return file_error(o.file,
-                              "the recording's time range is not finite: give both --from and "
-                              "--to");
+            return invalid_file(o.file,
+                                "the recording's time range is not finite: give both --from and "
+                                "--to");
         case grid_error::too_many_rows: {
             std::string message = "more than " + std::to_string(o.max_rows) + " rows (--max-rows " +
                                   std::to_string(o.max_rows) + "): from " + number_text(from) +
@@ -113,16 +104,18 @@ std::optional<int> set_grid(resampler& rs, const recording& rec, const sample_op
             if (rs.point_count() != 0) {
                 message += " is " + std::to_string(rs.point_count()) + " grid points";
             }
-            return usage_error(message + "; raise --max-rows, lower --rate or narrow --from/--to");
+            return usage_error("sample",
+                               message + "; raise --max-rows, lower --rate or narrow --from/--to");
         }
     }
     if (rs.row_count() == 0) {
         // from > to given both is refused before the file is read: here one is the recording's.
-        return usage_error(
-            o.from ? "--from " + number_text(from) + " is after the recording's last key time " +
-                         number_text(to) + " (give --to)"
-                   : "--to " + number_text(to) + " is before the recording's first key time " +
-                         number_text(from) + " (give --from)");
+        return usage_error("sample", o.from ? "--from " + number_text(from) +
+                                                  " is after the recording's last key time " +
+                                                  number_text(to) + " (give --to)"
+                                            : "--to " + number_text(to) +
+                                                  " is before the recording's first key time " +
+                                                  number_text(from) + " (give --from)");
     }
     return std::nullopt;
 }
@@ -169,7 +162,8 @@ int write_rows(stdout_writer& out, resampler& rs, bool json, std::span<const std
 }
 
 int run_sample(const sample_options& o) {
-    if (const std::optional<std::string> problem = option_problem(o)) return usage_error(*problem);
+    if (const std::optional<std::string> problem = option_problem(o))
+        return usage_error("sample", *problem);
     validate_options how;
     how.limits.max_bytes = o.max_bytes;
     // Sampling needs every curve at once: a gzip file or standard input is read into memory, once
