@@ -110,26 +110,6 @@ std::error_code encode_one_at_a_time(const model& m, byte_sink& sink) {
     return e.finish();
 }
 
-// Keys in runs of 1, 2, 3, ... keys.
-std::error_code encode_in_runs(const model& m, byte_sink& sink) {
-    encoder e(sink);
-    e.write_header(m.major, m.minor, m.layout, m.blocks);
-    const block_flags blocks = written_blocks(m);
-    for (std::size_t i = 0; i < curve_count(blocks); ++i) {
-        const curve_id id = curve_at(blocks, i);
-        const curve& c = m[id];
-        e.begin_curve(id, c.pre_wrap, c.post_wrap, c.keys.size());
-        std::span<const keyframe> rest = c.keys;
-        for (std::size_t run = 1; !rest.empty(); ++run) {
-            const std::size_t n = std::min(run, rest.size());
-            e.write_keys(rest.first(n));
-            rest = rest.subspan(n);
-        }
-    }
-    if (m.markers) e.write_markers(*m.markers);
-    return e.finish();
-}
-
 // Whole curves and the whole marker list.
 std::error_code encode_whole(const model& m, byte_sink& sink) {
     encoder e(sink);
@@ -162,8 +142,8 @@ bytes file_keys(std::span<const keyframe> keys, bool full) {
     return out;
 }
 
-// Every curve's keys handed over as the file holds them, in runs of 1, 2, 3, ... keys.
-std::error_code encode_as_file_keys(const model& m, byte_sink& sink) {
+// Keys in runs of 1, 2, 3, ... keys: as keyframes, or (as_file_keys) as the file holds them.
+std::error_code encode_in_runs(const model& m, byte_sink& sink, bool as_file_keys = false) {
     const bool full = (m.major == 1 && m.minor == 0) || m.layout == layout::full;
     encoder e(sink);
     e.write_header(m.major, m.minor, m.layout, m.blocks);
@@ -175,8 +155,12 @@ std::error_code encode_as_file_keys(const model& m, byte_sink& sink) {
         std::span<const keyframe> rest = c.keys;
         for (std::size_t run = 1; !rest.empty(); ++run) {
             const std::size_t n = std::min(run, rest.size());
-            e.write_encoded_keys(
-                file_keys(rest.first(n), full && kind_of(id) == curve_kind::float_curve), n);
+            if (as_file_keys) {
+                e.write_encoded_keys(
+                    file_keys(rest.first(n), full && kind_of(id) == curve_kind::float_curve), n);
+            } else {
+                e.write_keys(rest.first(n));
+            }
             rest = rest.subspan(n);
         }
     }
@@ -189,7 +173,7 @@ class Encoder : public ::testing::TestWithParam<config> {};
 TEST_P(Encoder, KeysHandedOverAsTheFileHoldsThemGiveTheBytesOfWrite) {
     const model m = busy_model(GetParam());
     recording_sink sink;
-    EXPECT_FALSE(encode_as_file_keys(m, sink));
+    EXPECT_FALSE(encode_in_runs(m, sink, true));
     EXPECT_EQ(sink.bytes, write(m));
 }
 
