@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "invariants.hpp"
@@ -52,6 +53,43 @@ block_flags blocks_of(const model& m) {
 
 bool full(const model& m) {
     return m.minor == 0 || m.layout == layout::full;
+}
+
+// `bytes` converted as they arrive, as `inputanim convert` converts gzip or standard input: fed to
+// a stream validator in pieces of `piece` bytes and held until it knows the layout, then
+// streamed through a stream_converter. Nullopt for a source whose layout only its end tells
+// (a 2019 layout), and for a v1.1 source that `automatic` reads in another layout than
+// `layout_of` (one sound in both).
+std::optional<std::vector<std::byte>> convert_arriving(std::span<const std::byte> bytes,
+                                                       layout_choice read_as, layout layout_of,
+                                                       const convert_options& o, std::size_t piece,
+                                                       convert_result& result) {
+    stream_validator v(validate_options{level::structure, read_as});
+    std::vector<std::byte> out;
+    vector_sink sink(out);
+    std::optional<stream_converter> converter;
+    std::size_t held = 0;
+    for (std::size_t at = 0; at < bytes.size(); at += piece) {
+        const std::span<const std::byte> p = bytes.subspan(at, std::min(piece, bytes.size() - at));
+        FUZZ_CHECK(v.feed(p) != stream_status::error);
+        if (!converter) {
+            const std::optional<file_header> h = v.layout_known();
+            if (!h) {
+                held = at + p.size();
+                continue;
+            }
+            FUZZ_CHECK(h->edition == edition::v1);
+            converter.emplace(h->layout, sink, o);
+            if (h->layout != layout_of) return std::nullopt;
+            FUZZ_CHECK(!converter->feed(bytes.first(held)));
+        }
+        FUZZ_CHECK(!converter->feed(p));
+    }
+    FUZZ_CHECK(v.finish().valid());
+    if (!converter) return std::nullopt;
+    result = converter->finish();
+    FUZZ_CHECK(!result.error);
+    return out;
 }
 
 summary summary_of(std::span<const std::byte> bytes, layout_choice read_as) {
@@ -115,6 +153,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(out.markers.has_value());
 
     if (reshape) return 0;
+
+    // Converted as it arrives, in pieces of any size: the same bytes and the same result.
+    // The layout found as the command finds it (automatic), or as asked.
+    const layout_choice stream_as = provider.ConsumeBool() ? layout_choice::automatic : read_as;
+    convert_result arriving_result;
+    const std::optional<std::vector<std::byte>> arriving =
+        convert_arriving(a, stream_as, full(m) ? layout::full : layout::compact, o,
+                         provider.ConsumeIntegralInRange<std::size_t>(1, 4096), arriving_result);
+    FUZZ_CHECK(edition_pick == 0 || !arriving);
+    FUZZ_CHECK(arriving || edition_pick != 0 || stream_as == layout_choice::automatic);
+    if (arriving) {
+        FUZZ_CHECK(*arriving == b);
+        FUZZ_CHECK(arriving_result.keys_written == result.keys_written &&
+                   arriving_result.markers_written == result.markers_written &&
+                   arriving_result.curved_keys == result.curved_keys &&
+                   arriving_result.gaze_keys_dropped == result.gaze_keys_dropped &&
+                   arriving_result.empty_curves_added == result.empty_curves_added &&
+                   arriving_result.marker_list_added == result.marker_list_added);
+    }
 
     for (std::size_t i = 0; i < curve_id_count; ++i) {
         const auto id = curve_id(i);

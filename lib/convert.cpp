@@ -11,6 +11,7 @@
 #include "detail/kernels.hpp"
 #include "detail/load.hpp"
 #include "detail/rules.hpp"
+#include "inputanim/detail/decoders.hpp"
 #include "inputanim/evaluate.hpp"
 
 namespace inputanim {
@@ -231,6 +232,73 @@ class time_shift {
     float previous_out_ = 0.0f;
 };
 
+// Runs of source keys handed to the encoder in blocks: as the source holds them, or transcoded
+// between the layouts by the block kernels (chosen once, as validate's) with their times
+// shifted, through a buffer of transcode_bytes.
+class key_writer {
+  public:
+    key_writer(encoder& e, time_shift& shift) noexcept : encoder_(e), shift_(shift) {}
+
+    // How many keys one write() of a run that needs transcoding may take.
+    static constexpr std::size_t block_keys(std::size_t in_stride,
+                                            std::size_t out_stride) noexcept {
+        return transcode_bytes / std::max(in_stride, out_stride);
+    }
+    // Whether keys of these strides are copied as they are (any number per write()).
+    bool copies(std::size_t in_stride, std::size_t out_stride) const noexcept {
+        return in_stride == out_stride && !shift_.on();
+    }
+    // n keys at `in`, `in_stride` bytes apart, written `out_stride` bytes apart: at most
+    // block_keys() of them unless copies(). Counts in *curved the keys that a narrowing drops
+    // tangents or weights of (when not null). The encoder's state.
+    std::error_code write(const std::byte* in, std::size_t n, std::size_t in_stride,
+                          std::size_t out_stride, std::uint64_t* curved) {
+        std::span<const std::byte> out(in, n * in_stride);
+        if (!copies(in_stride, out_stride)) out = transcode(in, in_stride, out_stride, n, curved);
+        return encoder_.write_encoded_keys(out, n);
+    }
+
+  private:
+    // n keys at `in` into transcoded_, in the target's layout with shifted times. A shift of
+    // keys that change layout runs on their compact form, in staged_.
+    std::span<const std::byte> transcode(const std::byte* in, std::size_t in_stride,
+                                         std::size_t out_stride, std::size_t n,
+                                         std::uint64_t* curved) {
+        std::byte* const out = transcoded_.data();
+        const detail::block_kernels& k = detail::kernels();
+        const bool shifting = shift_.on();
+        if (in_stride == out_stride) {
+            if (in_stride == full_keyframe_size) {
+                shift_.shift<full_keyframe_size>(in, out, n);
+            } else {
+                shift_.shift<compact_keyframe_size>(in, out, n);
+            }
+        } else if (out_stride == full_keyframe_size) {
+            if (shifting) {
+                shift_.shift<compact_keyframe_size>(in, staged_.data(), n);
+                in = staged_.data();
+            }
+            k.widen(in, out, n);
+        } else {
+            const std::size_t dropped = k.narrow(in, shifting ? staged_.data() : out, n);
+            if (curved != nullptr) *curved += dropped;
+            if (shifting) shift_.shift<compact_keyframe_size>(staged_.data(), out, n);
+        }
+        return {out, n * out_stride};
+    }
+
+    encoder& encoder_;
+    time_shift& shift_;
+    std::array<std::byte, transcode_bytes> transcoded_;
+    std::array<std::byte, transcode_bytes / full_keyframe_size * compact_keyframe_size> staged_;
+};
+
+// The stride of a curve's keys: bool curves `bool_stride`, float curves 28 or 8 by `full`.
+constexpr std::size_t key_stride(curve_kind kind, bool full, std::size_t bool_stride) noexcept {
+    if (kind == curve_kind::bool_curve) return bool_stride;
+    return full ? full_keyframe_size : compact_keyframe_size;
+}
+
 // The curves thinned together: a vector's components, which are consecutive ids.
 struct curve_group {
     std::size_t first;
@@ -263,7 +331,8 @@ class converter {
           o_(o),
           r_(result),
           full_(o.minor == 0 || o.layout == layout::full),
-          shift_(o.shift_to_zero, shift_of(source, o), result.keys_nudged) {
+          shift_(o.shift_to_zero, shift_of(source, o), result.keys_nudged),
+          keys_(encoder_, shift_) {
         w_.has_from = o.from.has_value();
         w_.has_to = o.to.has_value();
         if (o.from) w_.from = *o.from;
@@ -413,13 +482,11 @@ class converter {
         if (const keyframe* edge = wc.from_edge()) write_one(*edge);
         const curve_view& c = wc.source();
         const std::size_t in_stride = c.keys.stride();
-        const std::size_t out_stride =
-            full_ && c.kind == curve_kind::float_curve ? full_keyframe_size : compact_keyframe_size;
-        // Keys per block: a piece of the source to release, or as many as the buffers hold (a
-        // key's larger form in transcoded_, its compact form in staged_).
-        const std::size_t block = in_stride == out_stride && !shift_.on()
+        const std::size_t out_stride = key_stride(c.kind, full_, compact_keyframe_size);
+        // Keys per block: a piece of the source to release, or as many as the buffers hold.
+        const std::size_t block = keys_.copies(in_stride, out_stride)
                                       ? release_piece / in_stride
-                                      : transcode_bytes / std::max(in_stride, out_stride);
+                                      : key_writer::block_keys(in_stride, out_stride);
         const bool count_curved = drops_curve(wc);
         std::uint64_t curved = 0;
         std::uint64_t released = c.offset;
@@ -427,11 +494,9 @@ class converter {
             const std::size_t n = std::min(block, end - at);
             const std::byte* in = source_keys(c.keyframe_offset(at), n * in_stride);
             if (in == nullptr) return;
-            std::span<const std::byte> out(in, n * in_stride);
-            if (in_stride != out_stride || shift_.on()) {
-                out = transcode(in, in_stride, out_stride, n, count_curved ? &curved : nullptr);
+            if (keys_.write(in, n, in_stride, out_stride, count_curved ? &curved : nullptr)) {
+                return;
             }
-            if (encoder_.write_encoded_keys(out, n)) return;
             r_.keys_written += n;
             at += n;
             if (c.keyframe_offset(at) - released >= release_piece) {
@@ -461,34 +526,6 @@ class converter {
             return nullptr;
         }
         return read_buffer_.data();
-    }
-
-    // n keys at `in` into transcoded_, in the target's layout with shifted times. A shift of
-    // keys that change layout runs on their compact form, in staged_.
-    std::span<const std::byte> transcode(const std::byte* in, std::size_t in_stride,
-                                         std::size_t out_stride, std::size_t n,
-                                         std::uint64_t* curved) {
-        std::byte* const out = transcoded_.data();
-        const detail::block_kernels& k = detail::kernels();
-        const bool shifting = shift_.on();
-        if (in_stride == out_stride) {
-            if (in_stride == full_keyframe_size) {
-                shift_.shift<full_keyframe_size>(in, out, n);
-            } else {
-                shift_.shift<compact_keyframe_size>(in, out, n);
-            }
-        } else if (out_stride == full_keyframe_size) {
-            if (shifting) {
-                shift_.shift<compact_keyframe_size>(in, staged_.data(), n);
-                in = staged_.data();
-            }
-            k.widen(in, out, n);
-        } else {
-            const std::size_t dropped = k.narrow(in, shifting ? staged_.data() : out, n);
-            if (curved != nullptr) *curved += dropped;
-            if (shifting) shift_.shift<compact_keyframe_size>(staged_.data(), out, n);
-        }
-        return {out, n * out_stride};
     }
 
     // A key added at a window's end.
@@ -647,12 +684,322 @@ class converter {
     std::vector<float> times_;
     std::array<std::vector<float>, 4> values_;
     std::vector<std::uint8_t> keep_;
-    std::array<std::byte, transcode_bytes> transcoded_;
+    key_writer keys_;
     std::vector<std::byte> read_buffer_;
-    std::array<std::byte, transcode_bytes / full_keyframe_size * compact_keyframe_size> staged_;
 };
 
 }  // namespace
+
+// The source is framed as FORMAT.md sections 2-5 lay it out: the header (detail::check_header),
+// each curve of its blocks as 12 bytes of header and its keys, then a marker list or the end.
+// A field that straddles two pieces is gathered in carry_.
+class stream_converter::impl {
+  public:
+    impl(inputanim::layout source, byte_sink& sink, const convert_options& o,
+         convert_result& r) noexcept
+        : source_layout_(source),
+          minor_(o.minor),
+          target_layout_(o.minor == 0 ? layout::full : o.layout),
+          encoder_(sink),
+          r_(r),
+          shift_(false, 0.0f, r.keys_nudged),
+          keys_(encoder_, shift_) {}
+
+    void feed(const std::byte* p, std::size_t n) {
+        while (n > 0 && !r_.error) {
+            switch (stage_) {
+                case stage::header:
+                    on_header(p, n);
+                    break;
+                case stage::curve_header:
+                    if (gather(p, n, curve_header_size)) on_curve_header();
+                    break;
+                case stage::keys:
+                    on_keys(p, n);
+                    break;
+                case stage::marker_count:
+                    if (gather(p, n, 4)) on_marker_count();
+                    break;
+                case stage::marker_time:
+                    if (gather(p, n, 4)) {
+                        marker_time_ = detail::load_f32_le(carry_.data());
+                        length_ = {};
+                        stage_ = stage::name_length;
+                    }
+                    break;
+                case stage::name_length:
+                    on_length_byte(std::to_integer<std::uint8_t>(*p));
+                    ++p;
+                    --n;
+                    break;
+                case stage::name:
+                    on_name(p, n);
+                    break;
+                case stage::end:
+                    return malformed();
+            }
+        }
+    }
+
+    void finish() {
+        if (r_.error) return;
+        if (stage_ == stage::marker_count && carry_size_ == 0) {
+            // The file ends after its last curve, as the published page describes.
+            r_.marker_list_added = true;
+            encoder_.begin_markers(0);
+        } else if (stage_ != stage::end) {
+            return malformed();
+        }
+        r_.error = encoder_.finish();
+    }
+
+  private:
+    enum class stage : std::uint8_t {
+        header,
+        curve_header,
+        keys,
+        marker_count,
+        marker_time,
+        name_length,
+        name,
+        end
+    };
+
+    void malformed() noexcept { r_.error = std::make_error_code(std::errc::illegal_byte_sequence); }
+    void check() noexcept {
+        if (!r_.error) r_.error = encoder_.status();
+    }
+
+    // Gathers `need` bytes of a field in carry_: true once they are all there (carry_ is then
+    // empty for the next field, its bytes still readable).
+    bool gather(const std::byte*& p, std::size_t& n, std::size_t need) noexcept {
+        const std::size_t take = std::min(need - carry_size_, n);
+        std::memcpy(carry_.data() + carry_size_, p, take);
+        carry_size_ += take;
+        p += take;
+        n -= take;
+        if (carry_size_ < need) return false;
+        carry_size_ = 0;
+        return true;
+    }
+
+    void on_header(const std::byte*& p, std::size_t& n) {
+        // As many bytes as the header's rule asks for next, so that none of the first curve's
+        // is taken.
+        const detail::header_check h = detail::check_header(carry_.data(), carry_size_);
+        const std::size_t take = std::min(h.need - carry_size_, n);
+        std::memcpy(carry_.data() + carry_size_, p, take);
+        carry_size_ += take;
+        p += take;
+        n -= take;
+        const detail::header_check now = detail::check_header(carry_.data(), carry_size_);
+        if (now.error) return malformed();
+        if (now.whole()) {
+            carry_size_ = 0;
+            start(now);
+        }
+    }
+
+    void start(const detail::header_check& h) {
+        source_blocks_ = h.blocks;
+        source_full_ = h.minor == 0 || source_layout_ == layout::full;
+        target_blocks_ = minor_ == 0 ? block_flags{true, true, false} : h.blocks;
+        encoder_.write_header(1, minor_, target_layout_, target_blocks_);
+        check();
+        stage_ = stage::curve_header;
+        if (curve_count(source_blocks_) == 0) end_curves();
+    }
+
+    // Empty curves for the target's curves before `index` (curve_id order) that the source
+    // lacks.
+    void fill_until(std::size_t index) {
+        const std::size_t count = curve_count(target_blocks_);
+        for (; next_target_ < count && to_index(curve_at(target_blocks_, next_target_)) < index;
+             ++next_target_) {
+            encoder_.begin_curve(curve_at(target_blocks_, next_target_), 8, 8, 0);
+            ++r_.empty_curves_added;
+        }
+        check();
+    }
+
+    void on_curve_header() {
+        const std::int32_t pre = detail::load_i32_le(carry_.data());
+        const std::int32_t post = detail::load_i32_le(carry_.data() + 4);
+        const std::int32_t count = detail::load_i32_le(carry_.data() + 8);
+        if (count < 0) return malformed();
+        const curve_id id = curve_at(source_blocks_, next_source_);
+        fill_until(to_index(id));
+        if (r_.error) return;
+        const curve_kind kind = kind_of(id);
+        in_stride_ = key_stride(kind, source_full_, bool_keyframe_size);
+        out_stride_ = key_stride(kind, target_layout_ == layout::full, compact_keyframe_size);
+        keys_left_ = static_cast<std::uint32_t>(count);
+        curved_ = 0;
+        count_curved_ = target_layout_ == layout::compact && kind == curve_kind::float_curve &&
+                        in_stride_ == full_keyframe_size;
+        writing_ = next_target_ < curve_count(target_blocks_) &&
+                   curve_at(target_blocks_, next_target_) == id;
+        if (writing_) {
+            ++next_target_;
+            encoder_.begin_curve(id, pre, post, keys_left_);
+            check();
+        } else {
+            // A v1.0 target has no eye gaze.
+            ++r_.gaze_curves_dropped;
+            r_.gaze_keys_dropped += keys_left_;
+        }
+        stage_ = stage::keys;
+        if (keys_left_ == 0) end_curve();
+    }
+
+    void write_keys(const std::byte* in, std::size_t count) {
+        if (!writing_) return;
+        const std::size_t block = keys_.copies(in_stride_, out_stride_)
+                                      ? count
+                                      : key_writer::block_keys(in_stride_, out_stride_);
+        for (std::size_t done = 0; done < count && !r_.error;) {
+            const std::size_t k = std::min(block, count - done);
+            r_.error = keys_.write(in + done * in_stride_, k, in_stride_, out_stride_,
+                                   count_curved_ ? &curved_ : nullptr);
+            if (!r_.error) r_.keys_written += k;
+            done += k;
+        }
+    }
+
+    void on_keys(const std::byte*& p, std::size_t& n) {
+        if (carry_size_ != 0) {
+            if (!gather(p, n, in_stride_)) return;
+            write_keys(carry_.data(), 1);
+            --keys_left_;
+        }
+        const std::size_t whole = std::min<std::size_t>(keys_left_, n / in_stride_);
+        write_keys(p, whole);
+        keys_left_ -= static_cast<std::uint32_t>(whole);
+        p += whole * in_stride_;
+        n -= whole * in_stride_;
+        if (keys_left_ == 0) return end_curve();
+        // Part of the next key: gathered with the next piece.
+        gather(p, n, in_stride_);
+    }
+
+    void end_curve() {
+        if (curved_ != 0) {
+            ++r_.curved_curves;
+            r_.curved_keys += curved_;
+        }
+        ++next_source_;
+        if (next_source_ == curve_count(source_blocks_)) {
+            end_curves();
+        } else {
+            stage_ = stage::curve_header;
+        }
+    }
+
+    void end_curves() {
+        fill_until(curve_id_count);
+        stage_ = stage::marker_count;
+    }
+
+    void on_marker_count() {
+        const std::int32_t count = detail::load_i32_le(carry_.data());
+        if (count < 0) return malformed();
+        markers_left_ = static_cast<std::uint32_t>(count);
+        encoder_.begin_markers(markers_left_);
+        check();
+        stage_ = markers_left_ == 0 ? stage::end : stage::marker_time;
+    }
+
+    void on_length_byte(std::uint8_t b) {
+        switch (length_.add(b)) {
+            case detail::length_decoder::step::more:
+                return;
+            case detail::length_decoder::step::too_long:
+                return malformed();
+            case detail::length_decoder::step::done:
+                break;
+        }
+        if (length_.value() >
+            static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max())) {
+            return malformed();
+        }
+        name_left_ = length_.value();
+        encoder_.begin_marker(marker_time_, static_cast<std::size_t>(name_left_));
+        check();
+        stage_ = stage::name;
+        if (name_left_ == 0) end_marker();
+    }
+
+    void on_name(const std::byte*& p, std::size_t& n) {
+        const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(name_left_, n));
+        encoder_.write_marker_name({p, take});
+        check();
+        name_left_ -= take;
+        p += take;
+        n -= take;
+        if (name_left_ == 0) end_marker();
+    }
+
+    void end_marker() {
+        ++r_.markers_written;
+        --markers_left_;
+        stage_ = markers_left_ == 0 ? stage::end : stage::marker_time;
+    }
+
+    const inputanim::layout source_layout_;
+    const int minor_;
+    const inputanim::layout target_layout_;
+    encoder encoder_;
+    convert_result& r_;
+    time_shift shift_;
+    key_writer keys_;
+
+    stage stage_ = stage::header;
+    std::array<std::byte, full_keyframe_size> carry_{};
+    std::size_t carry_size_ = 0;
+    block_flags source_blocks_{};
+    block_flags target_blocks_{};
+    bool source_full_ = false;
+    // The next curve of the source's blocks, and of the target's, by their index in file order.
+    std::size_t next_source_ = 0;
+    std::size_t next_target_ = 0;
+    // The curve being read.
+    std::size_t in_stride_ = 0;
+    std::size_t out_stride_ = 0;
+    std::uint32_t keys_left_ = 0;
+    bool writing_ = false;
+    bool count_curved_ = false;
+    std::uint64_t curved_ = 0;
+    // The marker list.
+    std::uint32_t markers_left_ = 0;
+    float marker_time_ = 0.0f;
+    detail::length_decoder length_{};
+    std::uint64_t name_left_ = 0;
+};
+
+stream_converter::stream_converter(inputanim::layout source, byte_sink& sink,
+                                   const convert_options& options) {
+    if (const std::error_code problem = options.problem()) {
+        result_.error = problem;
+    } else if (!options.sequential()) {
+        result_.error = std::make_error_code(std::errc::invalid_argument);
+    } else {
+        impl_.reset(new (std::nothrow) impl(source, sink, options, result_));
+        if (!impl_) result_.error = std::make_error_code(std::errc::not_enough_memory);
+    }
+}
+
+stream_converter::~stream_converter() = default;
+
+std::error_code stream_converter::feed(std::span<const std::byte> bytes) {
+    if (!result_.error && !finished_) impl_->feed(bytes.data(), bytes.size());
+    return result_.error;
+}
+
+const convert_result& stream_converter::finish() {
+    if (!result_.error && !finished_) impl_->finish();
+    finished_ = true;
+    return result_;
+}
 
 std::error_code convert_options::problem() const noexcept {
     if (minor != 0 && minor != 1) return option_error::bad_version;

@@ -293,8 +293,7 @@ bool starts_like_gzip(std::span<const std::byte> head) noexcept {
     return detail::is_gzip(head);
 }
 
-chunk_validator::chunk_validator(const validate_options& options) noexcept
-    : validator_(options), max_bytes_(options.limits.max_bytes) {}
+chunk_validator::chunk_validator(const validate_options& options) noexcept : validator_(options) {}
 chunk_validator::chunk_validator(chunk_validator&&) noexcept = default;
 chunk_validator& chunk_validator::operator=(chunk_validator&&) noexcept = default;
 chunk_validator::~chunk_validator() = default;
@@ -316,25 +315,9 @@ void chunk_validator::fail(errc code, std::uint64_t offset) noexcept {
 
 bool chunk_validator::accept(std::span<const std::byte> piece) noexcept {
     if (validator_.feed(piece) == stream_status::error) return false;
-    if (keep_ == nullptr) return true;
-    // Past the header check only (the validator just saw these bytes), and never more than the
-    // byte ceiling: the validator stopped anything beyond it. Grown geometrically, but clamped
-    // to the ceiling so that the last growth does not double past it.
-    const std::size_t needed = keep_->size() + piece.size();
-    if (needed > keep_->capacity()) {
-        const std::uint64_t ceiling = max_bytes_;
-        const std::uint64_t doubled = std::max<std::uint64_t>(
-            needed, std::max<std::uint64_t>(2 * keep_->capacity(), chunk_size));
-        try {
-            keep_->reserve(static_cast<std::size_t>(
-                std::min(doubled, std::max<std::uint64_t>(ceiling, needed))));
-        } catch (const std::bad_alloc&) {
-            fail(errc::io_error, validator_.bytes_consumed());
-            return false;
-        }
-    }
-    keep_->insert(keep_->end(), piece.begin(), piece.end());
-    return true;
+    if (receiver_ == nullptr || receiver_->receive(piece)) return true;
+    stopped_ = true;
+    return false;
 }
 
 void chunk_validator::take(std::span<const std::byte> bytes) noexcept {
@@ -351,6 +334,7 @@ void chunk_validator::take(std::span<const std::byte> bytes) noexcept {
 }
 
 stream_status chunk_validator::feed(std::span<const std::byte> chunk) noexcept {
+    if (stopped_) return stream_status::error;
     if (!finished_ && !faulted_ && validator_.status() != stream_status::error && !chunk.empty()) {
         if (!decided_) {
             if (held_ == 0 && chunk.size() == 1) {
@@ -371,7 +355,7 @@ stream_status chunk_validator::feed(std::span<const std::byte> chunk) noexcept {
         }
         if (!faulted_) take(chunk);
     }
-    if (faulted_) return stream_status::error;
+    if (faulted_ || stopped_) return stream_status::error;
     const stream_status s = validator_.status();
     // For gzip only finish() concludes: the trailer's CRC vouches for the bytes before it.
     return gzip_ && s == stream_status::done ? stream_status::more : s;
@@ -380,7 +364,7 @@ stream_status chunk_validator::feed(std::span<const std::byte> chunk) noexcept {
 const report& chunk_validator::finish() noexcept {
     if (finished_) return result();
     finished_ = true;
-    if (faulted_ || validator_.status() == stream_status::error) return result();
+    if (faulted_ || stopped_ || validator_.status() == stream_status::error) return result();
     if (!decided_) {
         // Fewer than two bytes: not gzip.
         decided_ = true;
@@ -467,6 +451,42 @@ file_check validate_file(std::string_view name, const validate_options& options)
     return validate_input(in, options);
 }
 
+namespace {
+
+// read_whole's receiver: keeps every byte the validator took, past the header check only and
+// never more than the byte ceiling (the validator stops anything beyond it). Grown
+// geometrically, but clamped to the ceiling so that the last growth does not double past it.
+class keeper final : public recording_receiver {
+  public:
+    keeper(std::vector<std::byte>& storage, std::uint64_t ceiling) noexcept
+        : storage_(storage), ceiling_(ceiling) {}
+
+    bool receive(std::span<const std::byte> piece) noexcept override {
+        const std::size_t needed = storage_.size() + piece.size();
+        try {
+            if (needed > storage_.capacity()) {
+                const std::uint64_t doubled = std::max<std::uint64_t>(
+                    needed, std::max<std::uint64_t>(2 * storage_.capacity(), chunk_size));
+                storage_.reserve(static_cast<std::size_t>(
+                    std::min(doubled, std::max<std::uint64_t>(ceiling_, needed))));
+            }
+        } catch (const std::bad_alloc&) {
+            out_of_memory_ = true;
+            return false;
+        }
+        storage_.insert(storage_.end(), piece.begin(), piece.end());
+        return true;
+    }
+    bool out_of_memory() const noexcept { return out_of_memory_; }
+
+  private:
+    std::vector<std::byte>& storage_;
+    std::uint64_t ceiling_;
+    bool out_of_memory_ = false;
+};
+
+}  // namespace
+
 whole_input read_whole(input& in, const validate_options& options,
                        std::vector<std::byte>& storage) noexcept {
     whole_input w;
@@ -483,11 +503,12 @@ whole_input read_whole(input& in, const validate_options& options,
     validate_options structure = options;
     structure.level = level::structure;
     chunk_validator v(structure);
-    v.keep_ = &storage;
+    keeper keep(storage, options.limits.max_bytes);
+    v.pass_to(&keep);
     w.io = feed_all(in, v);
     const report& r = v.finish();
     w.compressed_bytes = v.compressed_bytes();
-    if (w.io || r.error.code == errc::io_error) {
+    if (w.io || keep.out_of_memory() || r.error.code == errc::io_error) {
         if (!w.io) w.io = std::make_error_code(std::errc::io_error);
     } else if (!r.valid()) {
         w.invalid = r.error;

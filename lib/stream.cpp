@@ -450,6 +450,20 @@ void stream_validator::update_status() noexcept {
     status_ = all_ended ? stream_status::done : stream_status::more;
 }
 
+// FORMAT.md's choice is the first candidate whose walk stays sound: a walk under way is the choice
+// for a valid file only when it is the last one left.
+std::optional<file_header> stream_validator::layout_known() const noexcept {
+    if (detecting_ || status_ == stream_status::error) return std::nullopt;
+    const detail::layout_walk* left = nullptr;
+    for (std::size_t i = 0; i < walk_count_; ++i) {
+        if (walks_[i].failed()) continue;
+        if (left != nullptr) return std::nullopt;
+        left = &walks_[i];
+    }
+    if (left == nullptr) return std::nullopt;
+    return left->header();
+}
+
 const detail::layout_walk* stream_validator::chosen() const noexcept {
     const std::size_t i = detail::choose_walk(
         walk_count_, detecting_, [&](std::size_t k) { return walks_[k].structural_error(); });

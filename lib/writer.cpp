@@ -172,21 +172,33 @@ std::error_code encoder::begin_markers(std::size_t count) {
 }
 
 std::error_code encoder::write_marker(float time, std::string_view name) {
-    if (error_ || misuse(stage_ != stage::markers || left_ == 0)) return error_;
-    if (name.size() > int32_max) {
+    if (begin_marker(time, name.size())) return error_;
+    return write_marker_name(std::as_bytes(std::span<const char>(name.data(), name.size())));
+}
+
+std::error_code encoder::begin_marker(float time, std::size_t name_size) {
+    if (error_ || misuse(stage_ != stage::markers || left_ == 0 || name_left_ != 0)) return error_;
+    if (name_size > int32_max) {
         error_ = std::make_error_code(std::errc::value_too_large);
         return error_;
     }
     --left_;
+    name_left_ = name_size;
     put_f32(time);
     // .NET BinaryWriter.Write7BitEncodedInt.
-    auto v = static_cast<std::uint32_t>(name.size());
+    auto v = static_cast<std::uint32_t>(name_size);
     while (v >= 0x80) {
         put_u8(static_cast<std::uint8_t>(v | 0x80));
         v >>= 7;
     }
     put_u8(static_cast<std::uint8_t>(v));
-    put_bytes(std::as_bytes(std::span<const char>(name.data(), name.size())));
+    return error_;
+}
+
+std::error_code encoder::write_marker_name(std::span<const std::byte> bytes) {
+    if (error_ || misuse(stage_ != stage::markers || bytes.size() > name_left_)) return error_;
+    name_left_ -= bytes.size();
+    put_bytes(bytes);
     return error_;
 }
 
@@ -199,7 +211,8 @@ std::error_code encoder::write_markers(std::span<const inputanim::marker> list) 
 }
 
 std::error_code encoder::finish() {
-    if (error_ || misuse(!curves_done() && !(stage_ == stage::markers && left_ == 0))) {
+    if (error_ ||
+        misuse(!curves_done() && !(stage_ == stage::markers && left_ == 0 && name_left_ == 0))) {
         return error_;
     }
     stage_ = stage::done;

@@ -238,3 +238,119 @@ TEST_F(ConvertCli, AShiftThatWouldPassTheLargestFloatIsRefusedAndWritesNothing) 
     ASSERT_EQ(run({"convert", in, path("out.bin"), "--shift-to-zero", "--to-time", "0"}).status, 0);
     EXPECT_TRUE(validate(view(read_file("out.bin")), {level::full}).valid());
 }
+
+// gzip and standard input, converted without a window, shift or thinning, are converted as they
+// arrive: a recording far larger than --max-bytes converts, and the output is the plain file's.
+TEST_F(ConvertCli, GzipAndStandardInputConvertAsTheyArriveNotHeldWhole) {
+    generate_options g;
+    g.seconds = 3;
+    g.raw = true;
+    g.markers = 3;
+    g.blocks = {true, true, true};
+    const bytes source = write(generated_model(g));
+    ASSERT_GT(source.size(), 500'000u);
+    const std::string plain = write_file("in.bin", source);
+    const std::string gz = write_file("in.bin.gz", gzip_compress(view(source)));
+    const std::string held = "--max-bytes=200000";
+    for (const std::vector<std::string>& target :
+         {std::vector<std::string>{}, {"--layout", "full"}, {"--to", "1.0"}}) {
+        std::vector<std::string> args = {"convert", plain, path("expected.bin")};
+        args.insert(args.end(), target.begin(), target.end());
+        ASSERT_EQ(run(args).status, 0);
+        const bytes expected = read_file("expected.bin");
+        args = {"convert", gz, path("from_gzip.bin"), held};
+        args.insert(args.end(), target.begin(), target.end());
+        const run_result from_gzip = run(args);
+        ASSERT_EQ(from_gzip.status, 0) << from_gzip.err;
+        EXPECT_EQ(read_file("from_gzip.bin"), expected);
+        std::string flags;
+        for (const std::string& t : target) flags += " " + t;
+        for (const std::string& in : {plain, gz}) {
+            const run_result piped =
+                shell(std::string(INPUTANIM_CLI) + " convert - - " + held + flags + " < '" + in +
+                      "' > '" + path("from_stdin.bin") + "'");
+            ASSERT_EQ(piped.status, 0) << piped.err;
+            EXPECT_EQ(read_file("from_stdin.bin"), expected) << in;
+        }
+    }
+    // A window is cut from the recording held whole, so --max-bytes applies to it.
+    const run_result window = run({"convert", gz, path("window.bin"), held, "--from", "1"});
+    EXPECT_EQ(window.status, 1);
+    EXPECT_NE(window.err.find("invalid: limit_exceeded at byte 200000"), std::string::npos)
+        << window.err;
+}
+
+// A file without the magic is a 2019 layout only if its whole walk says so: such a source is held
+// whole, up to --max-bytes, and converted once it has all arrived.
+TEST_F(ConvertCli, AGzip2019RecordingIsHeldWholeUpToMaxBytes) {
+    const bytes v10 = write(small_model(shape::v10));
+    const bytes june(v10.begin() + 16, v10.end());
+    const std::string gz = write_file("june.bin.gz", gzip_compress(view(june)));
+    const std::string plain = write_file("june.bin", june);
+    ASSERT_EQ(run({"convert", plain, path("expected.bin")}).status, 0);
+    ASSERT_EQ(run({"convert", gz, path("out.bin")}).status, 0);
+    EXPECT_EQ(read_file("out.bin"), read_file("expected.bin"));
+    const run_result small =
+        run({"convert", gz, path("small.bin"), "--max-bytes", std::to_string(june.size() - 1)});
+    EXPECT_EQ(small.status, 1);
+    EXPECT_NE(small.err.find("invalid: limit_exceeded"), std::string::npos) << small.err;
+    EXPECT_FALSE(has("small.bin"));
+}
+
+// What is found wrong part way through a source converted as it arrives: the verdict is
+// validate's, and OUT is not left behind.
+TEST_F(ConvertCli, ASourceFoundInvalidAsItArrivesLeavesNoOutputBehind) {
+    generate_options g;
+    g.seconds = 6;
+    g.raw = true;
+    g.blocks = {true, true, true};
+    model m = generated_model(g);
+    // The last curve's keys out of order: found only after most of the file was converted.
+    std::vector<keyframe>& last = m[gaze_curve(ray_channel::direction_z)].keys;
+    ASSERT_GT(last.size(), 2u);
+    std::swap(last[last.size() - 1].time, last[last.size() - 2].time);
+    const bytes unsorted = write(m);
+    const std::string gz = write_file("unsorted.bin.gz", gzip_compress(view(unsorted)));
+    const run_result refused = run({"convert", gz, path("out.bin")});
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.err.find("invalid: unsorted_keys at byte "), std::string::npos)
+        << refused.err;
+    EXPECT_NE(refused.err.find("(--level structure converts it anyway)"), std::string::npos);
+    EXPECT_FALSE(has("out.bin"));
+    const run_result forced = run({"convert", gz, path("out.bin"), "--level", "structure"});
+    EXPECT_EQ(forced.status, 0) << forced.err;
+    EXPECT_EQ(read_file("out.bin"), unsorted);
+
+    bytes cut = write(generated_model(g));
+    cut.resize(cut.size() - 100);
+    const std::string cut_gz = write_file("cut.bin.gz", gzip_compress(view(cut)));
+    const run_result truncated = run({"convert", cut_gz, path("cut_out.bin")});
+    EXPECT_EQ(truncated.status, 1);
+    EXPECT_NE(truncated.err.find("invalid: truncated at byte "), std::string::npos)
+        << truncated.err;
+    EXPECT_FALSE(has("cut_out.bin"));
+
+    // A gzip stream damaged after the recording's first bytes.
+    bytes damaged = gzip_compress(view(write(generated_model(g))));
+    damaged.resize(damaged.size() - 4);
+    const std::string damaged_gz = write_file("damaged.bin.gz", damaged);
+    const run_result bad = run({"convert", damaged_gz, path("damaged_out.bin")});
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_NE(bad.err.find("invalid: bad_compression"), std::string::npos) << bad.err;
+    EXPECT_FALSE(has("damaged_out.bin"));
+}
+
+TEST_F(ConvertCli, AnOutputThatFailsWhileASourceArrivesExits3) {
+    const std::string gz =
+        write_file("in.bin.gz", gzip_compress(view(generated(1, layout::compact))));
+    expect_failed_stdout_is_reported({"convert", gz, "-", "--layout", "full"});
+    const run_result device = run({"convert", gz, "/dev/full"});
+    EXPECT_EQ(device.status, 3);
+    EXPECT_NE(device.err.find("/dev/full: cannot write: No space left on device"),
+              std::string::npos)
+        << device.err;
+    const run_result no_folder = run({"convert", gz, path("absent/out.bin")});
+    EXPECT_EQ(no_folder.status, 3) << no_folder.err;
+    const run_result folder = run({"convert", gz, path("")});
+    EXPECT_EQ(folder.status, 2) << folder.err;
+}

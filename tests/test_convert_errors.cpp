@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -15,8 +16,10 @@
 #include <vector>
 
 #include "inputanim/convert.hpp"
+#include "inputanim/generate.hpp"
 #include "support/builders.hpp"
 #include "support/encoder_sinks.hpp"
+#include "support/generated.hpp"
 #include "support/run_process.hpp"
 
 using namespace inputanim;
@@ -297,4 +300,125 @@ TEST(ConvertErrors, KeysAnywhereInFloatsRangeGiveAFileValidAtLevelFullOrARefusal
     }
     EXPECT_GT(refused, 0);
     EXPECT_GT(converted, refused);
+}
+
+// The streaming conversion (stream_converter) refuses what convert() refuses, and what is not
+// sequential; it stops at the sink's failure and at bytes it cannot frame, and ignores what
+// comes after.
+namespace {
+
+convert_result stream_all(const bytes& source, byte_sink& sink, const convert_options& o = {},
+                          layout source_layout = layout::compact) {
+    stream_converter s(source_layout, sink, o);
+    s.feed(view(source));
+    return s.finish();
+}
+
+}  // namespace
+
+TEST(ConvertErrors, AStreamConverterRefusesBadOptionsAndOnesThatAreNotSequential) {
+    const bytes source = small_file(shape::v11_compact);
+    for (int which = 0; which < 8; ++which) {
+        recording_sink sink;
+        const convert_result r = stream_all(source, sink, bad_options(which));
+        EXPECT_EQ(r.error, bad_options(which).problem()) << which;
+        EXPECT_TRUE(sink.bytes.empty());
+    }
+    convert_options window;
+    window.from = 1.0f;
+    convert_options shift;
+    shift.shift_to_zero = true;
+    convert_options thin;
+    thin.thin = thinning{};
+    for (const convert_options& o : {window, shift, thin}) {
+        recording_sink sink;
+        EXPECT_FALSE(o.sequential());
+        EXPECT_EQ(stream_all(source, sink, o).error, std::errc::invalid_argument);
+        EXPECT_TRUE(sink.bytes.empty());
+    }
+}
+
+TEST(ConvertErrors, AStreamConverterStopsAtTheSinksFailureWithItsCode) {
+    generate_options g;
+    g.seconds = 5;
+    g.raw = true;
+    const bytes source = write(generated_model(g));
+    for (const std::size_t accepted : {std::size_t{0}, std::size_t{1}, std::size_t{10}}) {
+        failing_sink sink(accepted);
+        convert_options full;
+        full.layout = layout::full;
+        stream_converter s(layout::compact, sink, full);
+        std::error_code first;
+        for (std::size_t at = 0; at < source.size(); at += 1000) {
+            const std::error_code e = s.feed(
+                std::span(source).subspan(at, std::min<std::size_t>(1000, source.size() - at)));
+            if (e && !first) first = e;
+        }
+        const convert_result& r = s.finish();
+        EXPECT_EQ(r.error, std::errc::no_space_on_device) << accepted;
+        EXPECT_EQ(first, std::errc::no_space_on_device) << accepted;
+        // Nothing is handed to the sink after its failure.
+        EXPECT_EQ(sink.calls, accepted + 1);
+    }
+}
+
+TEST(ConvertErrors, AStreamConverterStopsAtBytesItCannotFrame) {
+    const model m = small_model(shape::v11_compact);
+    const bytes good = write(m);
+    std::vector<std::pair<std::string, bytes>> bad;
+    bytes no_magic = good;
+    no_magic[0] = std::byte{0};
+    bad.emplace_back("no magic", no_magic);
+    bytes version = good;
+    put_i32(version, 12, 2);
+    bad.emplace_back("version 1.2", version);
+    bytes negative = good;
+    put_i32(negative, curve_offset(m, 3) + 8, -1);
+    bad.emplace_back("a negative key count", negative);
+    bytes markers = good;
+    put_i32(markers, marker_list_offset(m), -5);
+    bad.emplace_back("a negative marker count", markers);
+    bytes long_name = good;
+    long_name.resize(marker_list_offset(m) + 8);
+    put_i32(long_name, marker_list_offset(m), 1);
+    for (const std::uint8_t b : {0xff, 0xff, 0xff, 0xff, 0x7f}) long_name.push_back(std::byte{b});
+    bad.emplace_back("a name length over Int32", long_name);
+    bytes endless = long_name;
+    endless.resize(endless.size() - 1);
+    endless.push_back(std::byte{0xff});
+    bad.emplace_back("a name length of six bytes", endless);
+    bytes trailing = good;
+    trailing.push_back(std::byte{0});
+    bad.emplace_back("a byte after the marker list", trailing);
+    for (const std::size_t cut :
+         {std::size_t{0}, std::size_t{10}, std::size_t{17}, curve_offset(m, 2) + 5,
+          marker_list_offset(m) + 2, good.size() - 1}) {
+        bad.emplace_back("cut at " + std::to_string(cut),
+                         bytes(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(cut)));
+    }
+    for (const auto& [name, source] : bad) {
+        recording_sink sink;
+        EXPECT_EQ(stream_all(source, sink).error, std::errc::illegal_byte_sequence) << name;
+    }
+}
+
+TEST(ConvertErrors, AStreamConverterIgnoresBytesAfterItsErrorAndAfterFinish) {
+    const bytes source = small_file(shape::v11_compact);
+    recording_sink sink;
+    stream_converter s(layout::compact, sink, {});
+    s.feed(view(source));
+    EXPECT_FALSE(s.finish().error);
+    const std::size_t written = sink.bytes.size();
+    EXPECT_FALSE(s.feed(view(source)));
+    EXPECT_FALSE(s.finish().error);
+    EXPECT_EQ(sink.bytes.size(), written);
+    EXPECT_EQ(sink.bytes, source);
+
+    recording_sink other;
+    stream_converter t(layout::compact, other, {});
+    bytes trailing = source;
+    trailing.push_back(std::byte{1});
+    EXPECT_EQ(t.feed(view(trailing)), std::errc::illegal_byte_sequence);
+    EXPECT_EQ(t.feed(view(source)), std::errc::illegal_byte_sequence);
+    EXPECT_EQ(t.finish().error, std::errc::illegal_byte_sequence);
 }

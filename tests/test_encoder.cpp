@@ -164,7 +164,19 @@ std::error_code encode_in_runs(const model& m, byte_sink& sink, bool as_file_key
             rest = rest.subspan(n);
         }
     }
-    if (m.markers) e.write_markers(*m.markers);
+    if (m.markers) {
+        // Each name in pieces of 1, 2, 3, ... bytes.
+        e.begin_markers(m.markers->size());
+        for (const marker& mk : *m.markers) {
+            e.begin_marker(mk.time, mk.name.size());
+            std::span<const std::byte> name = std::as_bytes(std::span(mk.name));
+            for (std::size_t run = 1; !name.empty(); ++run) {
+                const std::size_t n = std::min(run, name.size());
+                e.write_marker_name(name.first(n));
+                name = name.subspan(n);
+            }
+        }
+    }
     return e.finish();
 }
 
@@ -184,7 +196,7 @@ TEST_P(Encoder, OneKeyAndOneMarkerAtATimeGivesTheBytesOfWrite) {
     EXPECT_EQ(sink.bytes, write(m));
 }
 
-TEST_P(Encoder, KeysInUnevenRunsGiveTheBytesOfWrite) {
+TEST_P(Encoder, KeysAndMarkerNamesInUnevenRunsGiveTheBytesOfWrite) {
     const model m = busy_model(GetParam());
     recording_sink sink;
     EXPECT_FALSE(encode_in_runs(m, sink));

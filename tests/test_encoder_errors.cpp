@@ -171,6 +171,41 @@ TEST(EncoderErrors, FinishingWithMarkersMissingIsMisuse) {
     EXPECT_EQ(e.finish(), misuse);
 }
 
+TEST(EncoderErrors, MoreNameBytesThanAnnouncedAreMisuse) {
+    recording_sink sink;
+    encoder e(sink);
+    start(e, curve_count(gaze_only));
+    ASSERT_FALSE(e.begin_markers(1));
+    ASSERT_FALSE(e.begin_marker(0.0f, 2));
+    ASSERT_FALSE(e.write_marker_name(std::as_bytes(std::span("a", 1))));
+    EXPECT_EQ(e.write_marker_name(std::as_bytes(std::span("bc", 2))), misuse);
+}
+
+TEST(EncoderErrors, TheNextMarkerOrFinishBeforeANameIsWholeIsMisuse) {
+    for (const bool next : {true, false}) {
+        recording_sink sink;
+        encoder e(sink);
+        start(e, curve_count(gaze_only));
+        ASSERT_FALSE(e.begin_markers(2));
+        ASSERT_FALSE(e.begin_marker(0.0f, 3));
+        ASSERT_FALSE(e.write_marker_name(std::as_bytes(std::span("ab", 2))));
+        EXPECT_EQ(next ? e.begin_marker(1.0f, 0) : e.finish(), misuse) << next;
+    }
+    recording_sink sink;
+    encoder e(sink);
+    start(e, curve_count(gaze_only));
+    ASSERT_FALSE(e.begin_markers(1));
+    ASSERT_FALSE(e.begin_marker(0.0f, 1));
+    EXPECT_EQ(e.finish(), misuse);
+}
+
+TEST(EncoderErrors, NameBytesWithoutAMarkerAreMisuse) {
+    recording_sink sink;
+    encoder e(sink);
+    start(e, curve_count(gaze_only));
+    EXPECT_EQ(e.write_marker_name(std::as_bytes(std::span("a", 1))), misuse);
+}
+
 TEST(EncoderErrors, ASecondMarkerListIsMisuse) {
     recording_sink sink;
     encoder e(sink);

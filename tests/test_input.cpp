@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -379,6 +380,61 @@ TEST(ChunkValidator, PlainChunksGiveTheStreamValidatorsReport) {
         EXPECT_TRUE(v.finish().error == s.finish().error) << chunk;
         EXPECT_FALSE(v.gzip());
         EXPECT_FALSE(v.compressed_bytes());
+    }
+}
+
+// What a receiver gets: the recording's bytes in order (inflated for gzip), each piece after the
+// validator took it; and a receiver that says stop stops the input.
+class keeping_receiver final : public recording_receiver {
+  public:
+    explicit keeping_receiver(std::size_t stop_after = std::numeric_limits<std::size_t>::max())
+        : stop_after_(stop_after) {}
+    bool receive(std::span<const std::byte> piece) noexcept override {
+        kept.insert(kept.end(), piece.begin(), piece.end());
+        ++pieces;
+        return kept.size() < stop_after_;
+    }
+    bytes kept;
+    std::size_t pieces = 0;
+
+  private:
+    std::size_t stop_after_;
+};
+
+TEST(ChunkValidator, AReceiverGetsEveryRecordingByteInOrderPlainOrInflated) {
+    const bytes raw = small_file(shape::v11_full);
+    for (const bool gzip : {false, true}) {
+        const bytes input = gzip ? gzip_compress(view(raw)) : raw;
+        for (std::size_t chunk : {std::size_t{1}, std::size_t{5}, input.size()}) {
+            chunk_validator v;
+            keeping_receiver r;
+            v.pass_to(&r);
+            for (std::size_t pos = 0; pos < input.size(); pos += chunk) {
+                v.feed(std::span(input).subspan(pos, std::min(chunk, input.size() - pos)));
+            }
+            EXPECT_TRUE(v.finish().valid());
+            EXPECT_EQ(r.kept, raw) << gzip << " " << chunk;
+            EXPECT_FALSE(v.stopped());
+            ASSERT_TRUE(v.layout_known());
+            EXPECT_EQ(v.layout_known()->layout, layout::full);
+        }
+    }
+}
+
+TEST(ChunkValidator, AReceiverThatSaysStopStopsTheInput) {
+    const bytes raw = small_file(shape::v11_compact);
+    for (const bool gzip : {false, true}) {
+        const bytes input = gzip ? gzip_compress(view(raw)) : raw;
+        chunk_validator v;
+        keeping_receiver r(1);
+        v.pass_to(&r);
+        EXPECT_EQ(v.feed(std::span(input).first(input.size() / 2)), stream_status::error);
+        EXPECT_TRUE(v.stopped());
+        EXPECT_EQ(r.pieces, 1u);
+        EXPECT_EQ(v.feed(std::span(input).subspan(input.size() / 2)), stream_status::error);
+        EXPECT_EQ(r.pieces, 1u) << "nothing after the stop";
+        // The verdict so far is no error: the receiver knows why it stopped.
+        EXPECT_TRUE(v.finish().valid());
     }
 }
 

@@ -478,6 +478,53 @@ TEST(StreamValidator, PicksTheFullLayoutForAFullLayoutV11FileUnderAutomatic) {
     EXPECT_EQ(r.summary.curves, curve_id_count);
 }
 
+// The layout is known once no byte to come can change it: what a streaming conversion waits for.
+TEST(StreamValidator, KnowsTheLayoutOnceOnlyOneWalkIsLeft) {
+    for (const shape s : all_shapes) {
+        const bytes b = small_file(s);
+        stream_validator v;
+        std::size_t known_at = 0;
+        for (std::size_t at = 0; at < b.size() && known_at == 0; ++at) {
+            EXPECT_FALSE(v.layout_known()) << shape_name(s) << " at " << at;
+            v.feed(std::span(b).subspan(at, 1));
+            if (v.layout_known()) known_at = at + 1;
+        }
+        ASSERT_NE(known_at, 0u) << shape_name(s);
+        const file_header h = *v.layout_known();
+        EXPECT_EQ(h.edition, edition::v1);
+        EXPECT_EQ(h.layout, s == shape::v11_compact ? layout::compact : layout::full);
+        // v1.0 has one layout: known with its header; v1.1 under automatic once a walk failed.
+        if (s == shape::v10) {
+            EXPECT_EQ(known_at, header_size);
+        } else {
+            EXPECT_GT(known_at, header_size + 3) << shape_name(s);
+        }
+        v.feed(std::span(b).subspan(known_at));
+        EXPECT_EQ(v.finish().summary.layout, h.layout);
+    }
+    // A layout asked for is known with the header.
+    validate_options compact;
+    compact.layout = layout_choice::compact;
+    stream_validator asked(compact);
+    const bytes b = small_file(shape::v11_compact);
+    asked.feed(std::span(b).first(header_size + 3));
+    ASSERT_TRUE(asked.layout_known());
+    EXPECT_EQ(asked.layout_known()->layout, layout::compact);
+}
+
+TEST(StreamValidator, NeverKnowsTheLayoutOfA2019FileBeforeItsEndNorOfAnInvalidOne) {
+    const bytes v10 = small_file(shape::v10);
+    const bytes june(v10.begin() + header_size, v10.end());
+    stream_validator v;
+    v.feed(view(june));
+    EXPECT_FALSE(v.layout_known());
+    bytes bad = small_file(shape::v11_compact);
+    bad[header_size] = std::byte{7};
+    stream_validator w;
+    EXPECT_EQ(w.feed(view(bad)), stream_status::error);
+    EXPECT_FALSE(w.layout_known());
+}
+
 TEST(StreamValidator, ReportsNegativeTimeAndDroppedRotationWWarnings) {
     model m = small_model(shape::v11_compact);
     const curve_id w = joint_curve(side::right, joint::index_tip, pose_channel::rotation_w);

@@ -54,6 +54,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <system_error>
@@ -89,6 +90,9 @@ struct convert_options {
     // The first option convert() refuses (option_error: bad_version, bad_layout,
     // window_not_finite, window_reversed, or the thinning's); a false code when there is none.
     std::error_code problem() const noexcept;
+    // Whether the conversion takes every key in file order (no window, no shift, no thinning):
+    // what stream_converter does.
+    bool sequential() const noexcept { return !from && !to && !shift_to_zero && !thin; }
 };
 
 struct convert_result {
@@ -146,5 +150,45 @@ bool converts_to_itself(const recording& source, const convert_options& options 
 // (256 KiB straight from the source when nothing changes).
 convert_result convert(const recording& source, byte_sink& sink,
                        const convert_options& options = {});
+
+// The conversion of a v1 recording that arrives in file order, piece by piece (a gzip file
+// inflated as it is read, standard input), for options that are sequential(): each key is
+// transcoded and written as it arrives, so nothing of the source is held but a key, a curve
+// header or a marker field that straddles two pieces. The output and the result are convert()'s
+// for the same recording, byte for byte (a source valid at level structure).
+//
+//     inputanim::stream_converter c(layout::compact, sink, options);   // the source's layout
+//     while (auto piece = next()) c.feed(*piece);                       // from its first byte
+//     const inputanim::convert_result& r = c.finish();
+//
+// It does not validate: the caller feeds the same bytes to a validator (chunk_validator, whose
+// layout_known() gives the source's layout before a key is read) and throws the output away when
+// the verdict is an error. Bytes it cannot frame (a header without the magic or of another
+// version, a negative count, a name length over the format's Int32, a source cut short or with
+// bytes after its marker list) end the conversion with std::errc::illegal_byte_sequence.
+// Allocates its buffers (about 45 KiB) once, when constructed (std::errc::not_enough_memory
+// when refused), and nothing while it converts.
+class stream_converter {
+  public:
+    // `source`: the layout of the source's v1.1 float keys (v1.0 is always full). Options that
+    // are not sequential(), or that convert() refuses, are the result's error at once.
+    stream_converter(inputanim::layout source, byte_sink& sink, const convert_options& options);
+    stream_converter(const stream_converter&) = delete;
+    stream_converter& operator=(const stream_converter&) = delete;
+    ~stream_converter();
+
+    // The source's next bytes. Returns the result's error (the first: later bytes are ignored).
+    std::error_code feed(std::span<const std::byte> bytes);
+    // The end of the source: the marker list written (an empty one when the source has none),
+    // the encoder finished.
+    const convert_result& finish();
+    const convert_result& result() const noexcept { return result_; }
+
+  private:
+    class impl;
+    convert_result result_;
+    std::unique_ptr<impl> impl_;
+    bool finished_ = false;
+};
 
 }  // namespace inputanim

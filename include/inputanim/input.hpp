@@ -135,6 +135,20 @@ bool starts_like_gzip(std::span<const std::byte> head) noexcept;
 // read standard input". Its values are the S_IFMT bits of the file's type.
 const std::error_category& not_regular_file_category() noexcept;
 
+// Where a chunk_validator hands the recording's bytes (inflated, for gzip) as it takes them: to
+// keep them (read_whole) or to convert them as they arrive (`inputanim convert`).
+class recording_receiver {
+  public:
+    // The next bytes of the recording, in file order, just taken by the validator (so its
+    // layout_known() covers them). False stops the input: the chunk_validator takes no more
+    // bytes and its feed() returns `error`, while its result() stays the verdict on the bytes
+    // taken so far; the receiver knows why it stopped.
+    virtual bool receive(std::span<const std::byte> bytes) noexcept = 0;
+
+  protected:
+    ~recording_receiver() = default;
+};
+
 // A validator of bytes arriving in chunks that recognises gzip by content: when the first two
 // bytes are 1f 8b the chunks are inflated as they come (zlib) and the inflated recording is
 // checked by a stream_validator, else the chunks go to the stream validator as they are. The
@@ -143,10 +157,6 @@ const std::error_category& not_regular_file_category() noexcept;
 // last member that do not start another) is bad_compression at the compressed bytes taken when
 // inflation failed. The max_bytes limit applies to the inflated recording and stops the
 // inflation. Memory is bounded: about 60 KiB for zlib and one piece of inflated bytes.
-struct whole_input;
-whole_input read_whole(input& in, const validate_options& options,
-                       std::vector<std::byte>& storage) noexcept;
-
 class chunk_validator {
   public:
     explicit chunk_validator(const validate_options& options = {}) noexcept;
@@ -162,6 +172,15 @@ class chunk_validator {
     const report& finish() noexcept;
     const report& result() const noexcept;
 
+    // Hands every recording byte taken from now on to `receiver` (null: to nobody), which must
+    // outlive the feeding.
+    void pass_to(recording_receiver* receiver) noexcept { receiver_ = receiver; }
+    // Whether the receiver stopped the input.
+    bool stopped() const noexcept { return stopped_; }
+    // The recording validator's layout_known(): the header the recording is read with, once
+    // certain.
+    std::optional<file_header> layout_known() const noexcept { return validator_.layout_known(); }
+
     // Whether the bytes are gzip (known after the first two bytes).
     bool gzip() const noexcept { return gzip_; }
     // Recording bytes taken up to the verdict (inflated ones for gzip).
@@ -176,16 +195,13 @@ class chunk_validator {
 
     stream_validator validator_;
     std::unique_ptr<detail::gzip_inflater> inflater_;
-    friend whole_input read_whole(input& in, const validate_options& options,
-                                  std::vector<std::byte>& storage) noexcept;
 
     // Set when the input failed below the recording (bad_compression, or io_error when memory
     // ran out): the verdict instead of the validator's.
     report fault_{};
     bool faulted_ = false;
-    // read_whole's storage: every recording byte the validator accepted is kept there.
-    std::vector<std::byte>* keep_ = nullptr;
-    std::uint64_t max_bytes_ = 0;
+    recording_receiver* receiver_ = nullptr;
+    bool stopped_ = false;
     std::byte first_{};
     std::uint8_t held_ = 0;
     bool decided_ = false;

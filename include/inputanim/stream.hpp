@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "inputanim/detail/decoders.hpp"
@@ -183,6 +184,13 @@ class stream_validator {
     bool finished() const noexcept { return finished_; }
     // Bytes taken by feed() up to the verdict (summary.bytes holds the same at the end).
     std::uint64_t bytes_consumed() const noexcept { return consumed_; }
+    // The header the file is read with if it turns out valid, as soon as no byte to come can
+    // change it: after the header for a v1.0 file or a layout asked for by name; for a v1.1 file
+    // under `automatic`, once one layout's walk is left (the other's usually fails within the
+    // first curves); for a file without the magic never, since only its end tells a 2019 layout.
+    // nullopt before, and once the verdict is an error. A consumer of the bytes in file order
+    // (the streaming conversion) can start on them from then on.
+    std::optional<file_header> layout_known() const noexcept;
 
   private:
     void feed_header(const std::byte*& p, std::size_t& n) noexcept;

@@ -131,6 +131,11 @@ class encoder {
     // The marker list, after the last curve: its count, then exactly that many markers.
     std::error_code begin_markers(std::size_t count);
     std::error_code write_marker(float time, std::string_view name);
+    // A marker whose name arrives in pieces (a conversion that streams): its time and its name's
+    // size, then exactly that many bytes of name over any number of write_marker_name calls,
+    // before the next marker or finish(). write_marker is the two in one.
+    std::error_code begin_marker(float time, std::size_t name_size);
+    std::error_code write_marker_name(std::span<const std::byte> bytes);
     // begin_markers, then each marker of `list`.
     std::error_code write_markers(std::span<const inputanim::marker> list);
 
@@ -163,6 +168,8 @@ class encoder {
     std::size_t curve_total_ = 0;
     // Keys the current curve still needs, or markers the list still needs.
     std::size_t left_ = 0;
+    // Bytes the current marker's name still needs.
+    std::size_t name_left_ = 0;
     bool current_full_ = false;
     std::size_t used_ = 0;
     // Large enough that a sink call per buffer costs little next to encoding it.

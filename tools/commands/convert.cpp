@@ -1,7 +1,8 @@
 // inputanim convert: a recording to another version or layout, optionally cut to a time window,
 // shifted to start at 0 and thinned as MRTK thins (the library's convert, inputanim/convert.hpp).
 // A plain file is converted from its mapping, whose pages are given back behind the walk, so a
-// file of any size converts in bounded memory; gzip and standard input are held whole.
+// file of any size converts in bounded memory. gzip and standard input are converted as they
+// arrive when the conversion is sequential (arriving_conversion), else held whole.
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -122,6 +123,107 @@ report check_by_reads(int fd, const validate_options& how, std::error_code& io) 
     return v.finish();
 }
 
+// A gzip file or standard input converted as it arrives, for a sequential conversion (no window,
+// shift or thinning): every byte goes through a chunk_validator (inflating gzip, checking at the
+// level asked for) to this receiver, which holds the bytes only until the validator knows the
+// source's layout (for a v1 file after its header, or for a v1.1 file once the other layout's
+// walk failed, within its first curves), then converts them as they arrive. A source whose
+// layout only its end tells (a 2019 layout, a v1.1 file sound in both layouts) is held whole, up
+// to --max-bytes, and converted from memory once the validator passed it. OUT is opened with the
+// first byte converted, so a source refused at its start leaves it untouched.
+class arriving_conversion final : public recording_receiver {
+  public:
+    enum class stop : std::uint8_t { none, output, too_large, no_memory };
+
+    arriving_conversion(const chunk_validator& validator, output_file& out, const std::string& name,
+                        const convert_options& options, std::uint64_t max_held) noexcept
+        : validator_(validator), out_(out), name_(name), options_(options), max_held_(max_held) {}
+
+    bool receive(std::span<const std::byte> piece) noexcept override {
+        if (!converter_) {
+            const std::optional<file_header> h = validator_.layout_known();
+            if (!h || h->edition != edition::v1) return hold(piece);
+            if (!open()) return false;
+            converter_.emplace(h->layout, out_, options_);
+            if (!convert(held_)) return false;
+            held_.clear();
+            held_.shrink_to_fit();
+        }
+        return convert(piece);
+    }
+
+    stop stopped() const noexcept { return stop_; }
+    // When stopped by the output: why.
+    const std::optional<output_failure>& output_problem() const noexcept { return failure_; }
+    // The converter's error when it stopped the input (the output's failure).
+    std::error_code converter_error() const noexcept { return error_; }
+    // The limit the held bytes passed, as validate says a recording passed --max-bytes.
+    inputanim::error too_large() const noexcept {
+        return inputanim::error{errc::limit_exceeded, max_held_, error_place::none, {}, -1,
+                                limit_kind::bytes};
+    }
+
+    // Once the validator passed the whole source: the end of the conversion, or the conversion of
+    // the source held whole. Nullopt when OUT could not be opened (output_problem()).
+    std::optional<convert_result> finish() {
+        if (converter_) return converter_->finish();
+        if (!open()) return std::nullopt;
+        recording rec;
+        if (rec.open(held_)) {
+            // Not after the validator passed the bytes (one walk's rules): said as the stream
+            // converter says bytes it cannot frame.
+            convert_result r;
+            r.error = std::make_error_code(std::errc::illegal_byte_sequence);
+            return r;
+        }
+        return inputanim::convert(rec, out_, options_);
+    }
+
+  private:
+    bool open() noexcept {
+        if (opened_) return true;
+        opened_ = true;
+        failure_ = out_.open(name_);
+        if (failure_) stop_ = stop::output;
+        return !failure_;
+    }
+
+    bool hold(std::span<const std::byte> piece) noexcept {
+        if (piece.size() > max_held_ - std::min<std::uint64_t>(max_held_, held_.size())) {
+            stop_ = stop::too_large;
+            return false;
+        }
+        try {
+            held_.insert(held_.end(), piece.begin(), piece.end());
+        } catch (const std::bad_alloc&) {
+            stop_ = stop::no_memory;
+            return false;
+        }
+        return true;
+    }
+
+    bool convert(std::span<const std::byte> bytes) noexcept {
+        if (const std::error_code e = converter_->feed(bytes)) {
+            error_ = e;
+            stop_ = stop::output;
+            return false;
+        }
+        return true;
+    }
+
+    const chunk_validator& validator_;
+    output_file& out_;
+    const std::string& name_;
+    const convert_options& options_;
+    const std::uint64_t max_held_;
+    std::vector<std::byte> held_;
+    std::optional<stream_converter> converter_;
+    bool opened_ = false;
+    std::optional<output_failure> failure_;
+    std::error_code error_;
+    stop stop_ = stop::none;
+};
+
 void print_warnings(const std::string& file, const convert_result& r) {
     const auto n = [](std::uint64_t v) { return std::to_string(v); };
     if (r.gaze_curves_dropped != 0) {
@@ -163,6 +265,72 @@ void print_warnings(const std::string& file, const convert_result& r) {
     }
 }
 
+// The error line of `validate` for a source found invalid; a content error says that level
+// structure would convert it.
+int invalid_source(const std::string& file, const inputanim::error& e) {
+    std::cerr << "inputanim: " << printable(file) << ": invalid: " << error_line(e);
+    if (is_content(e.code)) std::cerr << " (--level structure converts it anyway)";
+    std::cerr << '\n';
+    return exit_invalid;
+}
+
+int unreadable(const std::string& file, std::error_code e) {
+    std::cerr << "inputanim: " << printable(file) << ": " << e.message() << '\n';
+    return exit_unreadable;
+}
+
+// The conversion of a gzip file or standard input as it arrives (arriving_conversion).
+int convert_arriving(const convert_cli_options& o, input& in, const validate_options& how,
+                     const convert_options& c) {
+    chunk_validator v(how);
+    output_file out;
+    arriving_conversion conversion(v, out, o.output, c, o.max_bytes);
+    v.pass_to(&conversion);
+    std::vector<std::byte> chunk(std::size_t{256} << 10);
+    std::error_code io;
+    for (;;) {
+        const std::size_t n = in.read(chunk, io);
+        if (io || n == 0) break;
+        if (v.feed(std::span(chunk.data(), n)) == stream_status::error) break;
+    }
+    const report& r = v.finish();
+    switch (conversion.stopped()) {
+        case arriving_conversion::stop::output:
+            if (conversion.output_problem()) return output_failed(*conversion.output_problem());
+            if (conversion.converter_error() != std::errc::illegal_byte_sequence) {
+                return output_failed(out.failure(conversion.converter_error()));
+            }
+            break;
+        case arriving_conversion::stop::too_large:
+            return invalid_source(o.input, conversion.too_large());
+        case arriving_conversion::stop::no_memory:
+            return unreadable(o.input, std::make_error_code(std::errc::not_enough_memory));
+        case arriving_conversion::stop::none:
+            break;
+    }
+    if (io || r.error.code == errc::io_error) {
+        return unreadable(o.input, io ? io : make_error_code(errc::io_error));
+    }
+    if (!r.valid()) return invalid_source(o.input, r.error);
+    if (conversion.stopped() == arriving_conversion::stop::none) {
+        const std::optional<convert_result> result = conversion.finish();
+        if (!result) return output_failed(*conversion.output_problem());
+        if (result->error != std::errc::illegal_byte_sequence) {
+            if (result->error) return output_failed(out.failure(result->error));
+            if (const std::optional<output_failure> failure = out.commit()) {
+                return output_failed(*failure);
+            }
+            print_warnings(o.input, *result);
+            return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
+        }
+    }
+    // The converter could not frame bytes the validator passed (the fuzz harness checks that it
+    // always can).
+    std::cerr << "inputanim: " << printable(o.input)
+              << ": cannot convert: its bytes do not frame as the recording validate passed\n";
+    return exit_invalid;
+}
+
 int run_convert(const convert_cli_options& o) {
     if (const std::optional<std::string> problem = option_problem(o))
         return usage_error("convert", *problem);
@@ -187,6 +355,8 @@ int run_convert(const convert_cli_options& o) {
         return exit_unreadable;
     }
     const bool streamed = in.is_mapped() && !gzip;
+    convert_options c = library_options(o);
+    if (!streamed && c.sequential()) return convert_arriving(o, in, how, c);
     std::vector<std::byte> storage;
     if (!streamed) {
         validate_options whole_how = how;
@@ -240,7 +410,6 @@ int run_convert(const convert_cli_options& o) {
     if (const std::optional<output_failure> failure = out.open(o.output)) {
         return output_failed(*failure);
     }
-    convert_options c = library_options(o);
     bool itself = false;
     if (const std::error_code io = guarded(bytes, [&] { itself = converts_to_itself(rec, c); })) {
         std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
