@@ -25,4 +25,12 @@ bytes gzip_compress(std::span<const std::byte> data, int level) {
     return out;
 }
 
+bytes gzip_of_zeros(std::size_t mib) {
+    const bytes member = gzip_compress(bytes(std::size_t{1} << 20), 9);
+    bytes out;
+    out.reserve(member.size() * mib);
+    for (std::size_t i = 0; i < mib; ++i) out.insert(out.end(), member.begin(), member.end());
+    return out;
+}
+
 }  // namespace inputanim::testing
