@@ -122,7 +122,7 @@ TEST_F(IndexInterrupted, AKilledRunLeavesASoundDatabaseOfTrueVerdicts) {
         args.push_back(data());
         return args;
     };
-    for (int round = 0; round < 20; ++round) {
+    for (int round = 0; round < 12; ++round) {
         SCOPED_TRACE("round " + std::to_string(round));
         if (round % 4 == 3) {
             // Files change, and a run finishes: a verdict left stale would show. (A row may
