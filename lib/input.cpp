@@ -225,11 +225,16 @@ std::size_t input::read(std::span<std::byte> buffer, std::error_code& ec) noexce
     ec.clear();
     if (!impl_ || buffer.empty()) return 0;
     if (impl_->mapped) {
+        // With pread, not from the mapping: the pages a copy out of the mapping touches stay in
+        // the process's memory until it is unmapped (the whole of a large gzip file read once).
         const std::size_t n = std::min(buffer.size(), impl_->size - impl_->pos);
-        const std::byte* from = impl_->map + impl_->pos;
-        if (n > 0) {
-            ec = guarded(mapped(), [&] { std::memcpy(buffer.data(), from, n); });
-            if (ec) return 0;
+        if (n == 0) return 0;
+        const std::size_t got = read_at(impl_->fd, impl_->pos, buffer.first(n), ec);
+        if (ec) return 0;
+        if (got != n) {
+            // The file is shorter than when it was mapped: another process cut it.
+            ec = std::make_error_code(std::errc::io_error);
+            return 0;
         }
         impl_->pos += n;
         return n;

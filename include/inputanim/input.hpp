@@ -85,7 +85,8 @@ class input {
     // touch the mapping (recording::open_by_reads). Stays owned by the input.
     int descriptor() const noexcept;
     // The next bytes of a stream into `buffer` (blocking until some arrive); 0 at its end. For a
-    // mapped input, copies the mapping out under the guard (io_error when a page vanished).
+    // mapped input, the next bytes of the file read with pread(2), leaving the mapping's pages
+    // untouched (io_error when the file became shorter than it was when opened).
     std::size_t read(std::span<std::byte> buffer, std::error_code& ec) noexcept;
 
   private:
