@@ -146,8 +146,8 @@ class arriving_conversion final : public recording_receiver {
             if (!open()) return false;
             converter_.emplace(h->layout, out_, options_);
             if (!convert(held_)) return false;
-            held_.clear();
-            held_.shrink_to_fit();
+            // Given back without a reallocation (shrink_to_fit may allocate, and throw).
+            std::vector<std::byte>().swap(held_);
         }
         return convert(piece);
     }
@@ -164,7 +164,7 @@ class arriving_conversion final : public recording_receiver {
     }
 
     // Once the validator passed the whole source: the end of the conversion, or the conversion of
-    // the source held whole. Nullopt when OUT could not be opened (output_problem()).
+    // the source held whole. Nullopt when OUT could not be opened (stopped() says why).
     std::optional<convert_result> finish() {
         if (converter_) return converter_->finish();
         if (!open()) return std::nullopt;
@@ -183,7 +183,12 @@ class arriving_conversion final : public recording_receiver {
     bool open() noexcept {
         if (opened_) return true;
         opened_ = true;
-        failure_ = out_.open(name_);
+        try {
+            failure_ = out_.open(name_);
+        } catch (const std::bad_alloc&) {
+            stop_ = stop::no_memory;
+            return false;
+        }
         if (failure_) stop_ = stop::output;
         return !failure_;
     }
@@ -294,6 +299,14 @@ int convert_arriving(const convert_cli_options& o, input& in, const validate_opt
         if (v.feed(std::span(chunk.data(), n)) == stream_status::error) break;
     }
     const report& r = v.finish();
+    std::optional<convert_result> result;
+    if (conversion.stopped() == arriving_conversion::stop::none) {
+        if (io || r.error.code == errc::io_error) {
+            return unreadable(o.input, io ? io : make_error_code(errc::io_error));
+        }
+        if (!r.valid()) return invalid_source(o.input, r.error);
+        result = conversion.finish();
+    }
     switch (conversion.stopped()) {
         case arriving_conversion::stop::output:
             if (conversion.output_problem()) return output_failed(*conversion.output_problem());
@@ -308,21 +321,13 @@ int convert_arriving(const convert_cli_options& o, input& in, const validate_opt
         case arriving_conversion::stop::none:
             break;
     }
-    if (io || r.error.code == errc::io_error) {
-        return unreadable(o.input, io ? io : make_error_code(errc::io_error));
-    }
-    if (!r.valid()) return invalid_source(o.input, r.error);
-    if (conversion.stopped() == arriving_conversion::stop::none) {
-        const std::optional<convert_result> result = conversion.finish();
-        if (!result) return output_failed(*conversion.output_problem());
-        if (result->error != std::errc::illegal_byte_sequence) {
-            if (result->error) return output_failed(out.failure(result->error));
-            if (const std::optional<output_failure> failure = out.commit()) {
-                return output_failed(*failure);
-            }
-            print_warnings(o.input, *result);
-            return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
+    if (result && result->error != std::errc::illegal_byte_sequence) {
+        if (result->error) return output_failed(out.failure(result->error));
+        if (const std::optional<output_failure> failure = out.commit()) {
+            return output_failed(*failure);
         }
+        print_warnings(o.input, *result);
+        return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
     }
     // The converter could not frame bytes the validator passed (the fuzz harness checks that it
     // always can).
