@@ -17,6 +17,7 @@
 #include "inputanim/convert.hpp"
 #include "inputanim/generate.hpp"
 #include "support/builders.hpp"
+#include "support/converted.hpp"
 #include "support/generated.hpp"
 #include "support/run_process.hpp"
 
@@ -24,21 +25,6 @@ using namespace inputanim;
 using namespace inputanim::testing;
 
 namespace {
-
-struct converted {
-    bytes data;
-    convert_result result;
-};
-
-converted convert_bytes(const bytes& source, const convert_options& o = {}) {
-    recording rec;
-    EXPECT_FALSE(rec.open(view(source)));
-    converted c;
-    vector_sink sink(c.data);
-    c.result = convert(rec, sink, o);
-    EXPECT_FALSE(c.result.error) << c.result.error.message();
-    return c;
-}
 
 model read_back(const bytes& b) {
     model m;

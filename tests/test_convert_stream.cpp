@@ -11,26 +11,13 @@
 #include "inputanim/convert.hpp"
 #include "inputanim/generate.hpp"
 #include "support/builders.hpp"
+#include "support/converted.hpp"
 #include "support/generated.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
 
 namespace {
-
-struct converted {
-    bytes data;
-    convert_result result;
-};
-
-converted whole(const bytes& source, const convert_options& o) {
-    recording rec;
-    EXPECT_FALSE(rec.open(view(source)));
-    converted c;
-    vector_sink sink(c.data);
-    c.result = convert(rec, sink, o);
-    return c;
-}
 
 // `source` fed `piece` bytes at a time.
 converted streamed(const bytes& source, layout source_layout, const convert_options& o,
@@ -114,7 +101,7 @@ TEST(StreamConvert, GivesConvertsBytesAndResultForEverySourceTargetAndPieceSize)
     for (const source_case& s : sources()) {
         for (const convert_options& o :
              {target(1, layout::compact), target(1, layout::full), target(0, layout::full)}) {
-            const converted expected = whole(s.data, o);
+            const converted expected = convert_bytes(s.data, o);
             ASSERT_FALSE(expected.result.error) << s.name;
             for (const std::size_t piece : {std::size_t{1}, std::size_t{3}, std::size_t{29},
                                             std::size_t{4096}, s.data.size()}) {
@@ -160,7 +147,7 @@ TEST(StreamConvert, ALongRawRecordingGoesThroughInLargePieces) {
     const bytes source = write(generated_model(g));
     for (const convert_options& o :
          {target(1, layout::compact), target(1, layout::full), target(0, layout::full)}) {
-        const converted expected = whole(source, o);
+        const converted expected = convert_bytes(source, o);
         const converted got = streamed(source, layout::compact, o, 65536);
         EXPECT_EQ(got.data, expected.data);
         expect_same_result(got.result, expected.result);
