@@ -46,6 +46,12 @@ layout_choice choice_of(const file_header& h) noexcept {
     return detail::choice_reading(h);
 }
 
+error size_error(std::uint64_t size, const limits& lim) noexcept {
+    const detail::fault f = detail::check_size(size, lim);
+    if (!f) return {};
+    return error{f.code, f.offset, error_place::none, {}, -1, f.limit};
+}
+
 bool may_be_2019(std::span<const std::byte> head) noexcept {
     return detail::may_be_2019(head.data(), head.size());
 }

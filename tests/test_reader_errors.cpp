@@ -490,3 +490,19 @@ TEST(AutoDetection, FullWalkThatGetsFurtherWithATruncationStillWins) {
     expect_curve_error(e, errc::truncated, curve_offset(m, 394) + 12,
                        gaze_curve(ray_channel::direction_z), 0);
 }
+
+// What a tool that stops taking bytes itself says: the reader's own error for the byte ceiling.
+TEST(SizeError, ARecordingPastMaxBytesIsLimitExceededAtTheCeilingAndOneAtItIsNot) {
+    limits lim;
+    lim.max_bytes = 1000;
+    const error e = size_error(1001, lim);
+    EXPECT_EQ(e.code, errc::limit_exceeded);
+    EXPECT_EQ(e.offset, 1000u);
+    EXPECT_EQ(e.limit, limit_kind::bytes);
+    EXPECT_EQ(e.place, error_place::none);
+    EXPECT_FALSE(size_error(1000, lim));
+    bytes big(1001);
+    reader r(view(big), read_options{layout_choice::automatic, lim});
+    EXPECT_EQ(r.next(), item::error);
+    EXPECT_EQ(r.error(), e);
+}

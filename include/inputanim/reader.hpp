@@ -29,6 +29,11 @@ struct limits {
     std::uint32_t max_marker_name_bytes = std::numeric_limits<std::int32_t>::max();
 };
 
+// The error of a recording of `size` bytes under `lim` (limit_exceeded for max_bytes, where the
+// reader and the validators report it), or none: for a tool that stops taking bytes itself (an
+// upload, a source held in memory) and says so as they would.
+error size_error(std::uint64_t size, const limits& lim) noexcept;
+
 // One row of the table of limits: the ceiling of kind `kind` (limit_name gives its name, as the
 // command's flag, the JSON report and Python's dict spell it), read and set through `get` and
 // `set`, holding at most `largest`, and checking nothing at `unset`, its default, or above.

@@ -159,8 +159,9 @@ class arriving_conversion final : public recording_receiver {
     std::error_code converter_error() const noexcept { return error_; }
     // The limit the held bytes passed, as validate says a recording passed --max-bytes.
     inputanim::error too_large() const noexcept {
-        return inputanim::error{errc::limit_exceeded, max_held_, error_place::none, {}, -1,
-                                limit_kind::bytes};
+        limits lim;
+        lim.max_bytes = max_held_;
+        return size_error(max_held_ + 1, lim);
     }
 
     // Once the validator passed the whole source: the end of the conversion, or the conversion of

@@ -7,7 +7,9 @@ namespace inputanim::http {
 report oversized(std::uint64_t max_bytes, std::uint64_t bytes) {
     report r;
     r.summary.bytes = bytes;
-    r.error = error{errc::limit_exceeded, max_bytes, error_place::none, {}, -1, limit_kind::bytes};
+    limits lim;
+    lim.max_bytes = max_bytes;
+    r.error = size_error(bytes, lim);
     return r;
 }
 
