@@ -30,6 +30,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Every row of a database's recordings table in path order, without the time it was indexed
+// (which differs between runs).
+std::vector<json> recording_rows(const std::string& db) {
+    std::vector<json> rows = database(db).query("SELECT * FROM recordings ORDER BY path");
+    for (json& row : rows) row.erase("indexed_at");
+    return rows;
+}
+
 // --- which files become rows --------------------------------------------------------------------
 
 TEST_F(IndexCli, AMixedFolderGivesARowPerRecordingDamagedOrUnreadableFileAndSkipsOtherFiles) {
@@ -223,12 +231,8 @@ TEST_F(IndexCli, OneAndFourThreadsWriteTheSameRowsInTheSameOrder) {
     const std::string db4 = path("four.sqlite");
     EXPECT_EQ(run({"index", "--jobs", "1", "--sqlite", db1, data()}).status, 3);
     EXPECT_EQ(run({"index", "--jobs", "4", "--sqlite", db4, data()}).status, 3);
-    const std::string rows =
-        "SELECT * FROM recordings ORDER BY path";  // indexed_at differs between runs
-    std::vector<json> a = database(db1).query(rows);
-    std::vector<json> b = database(db4).query(rows);
-    for (json& row : a) row.erase("indexed_at");
-    for (json& row : b) row.erase("indexed_at");
+    const std::vector<json> a = recording_rows(db1);
+    const std::vector<json> b = recording_rows(db4);
     EXPECT_EQ(a.size(), 47u);
     EXPECT_EQ(a, b);
 }
@@ -728,19 +732,14 @@ TEST_F(IndexCli, ShardsCoverEveryFileOnceAndMergedEqualOneRun) {
 
     const run_result merged = run(merge);
     ASSERT_EQ(merged.status, 0) << merged.err;
-    const auto rows = [](const std::string& db) {
-        std::vector<json> r = database(db).query("SELECT * FROM recordings ORDER BY path");
-        for (json& row : r) row.erase("indexed_at");
-        return r;
-    };
-    EXPECT_EQ(rows(path("merged.db")), rows(path("one.db")));
+    EXPECT_EQ(recording_rows(path("merged.db")), recording_rows(path("one.db")));
     const std::string warnings = "SELECT * FROM warnings ORDER BY path, code, curve";
     EXPECT_EQ(database(path("merged.db")).query(warnings),
               database(path("one.db")).query(warnings));
 
     // Merging again changes nothing; a later shard's row replaces an earlier one.
     ASSERT_EQ(run(merge).status, 0);
-    EXPECT_EQ(rows(path("merged.db")), rows(path("one.db")));
+    EXPECT_EQ(recording_rows(path("merged.db")), recording_rows(path("one.db")));
 }
 
 TEST_F(IndexCli, WithInvalidOkARunExitsZeroOnceEveryFileHasItsRow) {
@@ -788,12 +787,7 @@ TEST_F(IndexCli, MergeTakesTheShardsOfAGlobAndEqualsOneRun) {
     }
     const run_result merged = run({"index", "merge", path("merged.db"), path("parts/part-*.db")});
     ASSERT_EQ(merged.status, 0) << merged.err;
-    const auto rows = [](const std::string& db) {
-        std::vector<json> r = database(db).query("SELECT * FROM recordings ORDER BY path");
-        for (json& row : r) row.erase("indexed_at");
-        return r;
-    };
-    EXPECT_EQ(rows(path("merged.db")), rows(path("one.db")));
+    EXPECT_EQ(recording_rows(path("merged.db")), recording_rows(path("one.db")));
     // A name that is a file is that file, even with glob characters in it.
     fs::copy_file(path("parts/part-0.db"), path("parts/part-[0].db"));
     EXPECT_EQ(run({"index", "merge", path("zero.db"), path("parts/part-[0].db")}).status, 1)
