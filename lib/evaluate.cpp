@@ -575,6 +575,7 @@ grid_error resampler::set_grid(double rate, std::optional<double> from, std::opt
                                std::uint64_t max_rows) noexcept {
     points_ = 0;
     rows_ = 0;
+    refused_rows_ = 0;
     rewind();
     // A rate so small that its step 1 / rate overflows has no second point to offer.
     if (!std::isfinite(rate) || !(rate > 0.0) || !std::isfinite(1.0 / rate)) {
@@ -612,12 +613,14 @@ grid_error resampler::set_grid(double rate, std::optional<double> from, std::opt
     // different floats: every point is a row. Otherwise the distinct times are counted one row
     // at a time, each found in closed form, and the count stops past max_rows.
     const double largest = std::max(std::abs(lo), std::abs(hi));
-    if (1.0 / rate >= 2.0 * float_spacing(largest)) {
+    const bool every_point = 1.0 / rate >= 2.0 * float_spacing(largest);
+    if (every_point) {
         rows_ = points_;
     } else {
         for (std::uint64_t i = 0; i < points_ && rows_ <= max_rows; i = next_distinct(i)) ++rows_;
     }
     if (rows_ > max_rows) {
+        if (every_point) refused_rows_ = rows_;
         rows_ = 0;
         return grid_error::too_many_rows;
     }

@@ -396,6 +396,22 @@ TEST(ResampleGrid, ACeilingRefusesLargerGridsBeforeAnyRow) {
     EXPECT_EQ(rs.set_grid(1e10, 1.0 - 1e-4, 1.0 + 1e-4, rows - 1), grid_error::too_many_rows);
 }
 
+TEST(ResampleGrid, ARefusedGridSaysItsRowsWhenEveryPointIsOneAndItsPointTimes) {
+    const opened o(moving_model(shape::v11_compact));
+    resampler rs(o.rec);
+    ASSERT_EQ(rs.set_grid(4.0, std::nullopt, std::nullopt, 10), grid_error::too_many_rows);
+    EXPECT_EQ(rs.refused_rows(), 11u);
+    EXPECT_EQ(rs.point_time(0), 0.0f);
+    EXPECT_EQ(rs.point_time(10), 2.5f);
+    // Counted one by one and stopped past the ceiling: unknown.
+    ASSERT_EQ(rs.set_grid(1e12, std::nullopt, std::nullopt, 10000), grid_error::too_many_rows);
+    EXPECT_EQ(rs.refused_rows(), 0u);
+    // A grid that is not refused has none.
+    ASSERT_EQ(rs.set_grid(4.0), grid_error::none);
+    EXPECT_EQ(rs.refused_rows(), 0u);
+    EXPECT_EQ(rs.point_time(3), 0.75f);
+}
+
 TEST(ResampleGrid, ARateWhoseStepOverflowsIsRefused) {
     const opened o(moving_model(shape::v11_compact));
     resampler rs(o.rec);

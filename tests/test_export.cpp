@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -229,4 +231,226 @@ TEST(Export, AUnityClipCarriesTheKeysWrapModesStepsAndMarkers) {
               std::string::npos);
     // The None joint is left out.
     EXPECT_EQ(text.find("/None"), std::string::npos);
+}
+
+// --- the exporter's steps -------------------------------------------------------------------
+
+TEST(Export, TheExportersPiecesAreTheWholeExport) {
+    open_source o;
+    open_model(small_model(shape::v11_full), o);
+    for (const export_format f : {export_format::glb, export_format::gltf, export_format::anim}) {
+        export_options e;
+        e.format = f;
+        std::vector<std::byte> whole;
+        const export_result r = run_export(o.rec, e, whole);
+        ASSERT_FALSE(r.error) << r.error.message();
+        exporter x(o.rec, e);
+        const export_result planned = x.plan();
+        ASSERT_FALSE(planned.error);
+        EXPECT_EQ(planned.size, r.size);
+        ASSERT_FALSE(x.prepare());
+        std::vector<std::byte> pieces;
+        std::size_t count = 0;
+        for (std::span<const std::byte> p = x.next(); !p.empty(); p = x.next(), ++count) {
+            pieces.insert(pieces.end(), p.begin(), p.end());
+        }
+        EXPECT_EQ(pieces, whole) << export_format_name(f);
+        EXPECT_GT(count, 0u);
+        EXPECT_LE(planned.buffer_bytes, std::uint64_t{2} << 20);
+    }
+}
+
+TEST(Export, ALongExportIsMadeInPiecesOfAQuarterMebibyte) {
+    open_source o;
+    open_model(small_model(shape::v11_compact), o);
+    export_options e;
+    e.rate = 20000.0;
+    exporter x(o.rec, e);
+    const export_result planned = x.plan();
+    ASSERT_FALSE(planned.error);
+    ASSERT_GT(planned.size, std::uint64_t{4} << 20);
+    ASSERT_FALSE(x.prepare());
+    std::uint64_t total = 0;
+    for (std::span<const std::byte> p = x.next(); !p.empty(); p = x.next()) {
+        EXPECT_LE(p.size(), std::size_t{256} << 10);
+        total += p.size();
+    }
+    EXPECT_EQ(total, planned.size);
+}
+
+// --- the size said before the first byte ----------------------------------------------------
+
+TEST(Export, TheSizeOfARefusalIsTheSizeOfTheExportInEveryFormat) {
+    open_source o;
+    open_model(small_model(shape::v11_full), o);
+    for (const export_format f : {export_format::glb, export_format::gltf, export_format::anim}) {
+        export_options e;
+        e.format = f;
+        std::vector<std::byte> out;
+        ASSERT_FALSE(run_export(o.rec, e, out).error);
+        e.max_bytes = out.size() - 1;
+        const export_result refused = run_export(o.rec, e, out);
+        EXPECT_EQ(refused.error, export_error::too_large) << export_format_name(f);
+        EXPECT_EQ(refused.size, e.max_bytes + 1) << export_format_name(f);
+        EXPECT_FALSE(refused.size_is_lower_bound);
+        EXPECT_TRUE(out.empty());
+    }
+}
+
+TEST(Export, AGridOverTheCeilingIsSizedWithoutBeingCounted) {
+    open_source o;
+    open_model(small_model(shape::v11_compact), o);
+    export_options e;
+    e.max_bytes = 1 << 20;
+    std::vector<std::byte> out;
+    // The keys lie near 0: at 100 kHz every grid point is a row, so the size is the whole grid's,
+    // as a ceiling that takes it shows.
+    e.rate = 1e5;
+    const export_result r = run_export(o.rec, e, out);
+    EXPECT_EQ(r.error, export_error::too_large);
+    EXPECT_FALSE(r.size_is_lower_bound);
+    exporter whole(o.rec, export_options{e.format, e.rate, {}, {}, r.size});
+    EXPECT_EQ(whole.plan().size, r.size);
+    // At 1 GHz neighbouring points share float times: the rows are counted only up to the
+    // ceiling, and the size said is a floor.
+    e.rate = 1e9;
+    const export_result fine = run_export(o.rec, e, out);
+    EXPECT_EQ(fine.error, export_error::too_large);
+    EXPECT_TRUE(fine.size_is_lower_bound);
+    EXPECT_GT(fine.size, e.max_bytes);
+    EXPECT_TRUE(out.empty());
+}
+
+TEST(Export, AGlbOverFourGibibytesIsItsFormatsRefusal) {
+    model m;
+    m.blocks = {false, true, false};
+    m[hand_state_curve(hand_state::left_tracked)].keys = {{0.0f, 1.0f}, {5e4f, 1.0f}};
+    open_source o;
+    open_model(m, o);
+    export_options e;
+    e.max_bytes = std::numeric_limits<std::uint64_t>::max();
+    failing_sink sink(0);
+    const export_result r = export_recording(o.rec, sink, e);
+    EXPECT_EQ(r.error, export_error::glb_too_large);
+    EXPECT_GT(r.size, max_glb_bytes);
+    EXPECT_EQ(sink.calls, 0u);
+    // The same grid as .gltf has no 32-bit lengths: only the ceiling bounds it.
+    e.format = export_format::gltf;
+    exporter x(o.rec, e);
+    EXPECT_FALSE(x.plan().error);
+}
+
+TEST(Export, TimesThatOverflowOnceShiftedAreRefusedWithTheGridsEnds) {
+    model m;
+    m[camera_curve(pose_channel::position_x)].keys = {{-3e38f, 0.0f}, {3e38f, 1.0f}};
+    open_source o;
+    open_model(m, o);
+    export_options e;
+    e.rate = 1e-38;
+    std::vector<std::byte> out;
+    const export_result r = run_export(o.rec, e, out);
+    EXPECT_EQ(r.error, export_error::time_overflow);
+    EXPECT_EQ(r.first_time, -3e38f);
+    EXPECT_EQ(r.last_time, 3e38f);
+    EXPECT_EQ(r.time_shift, 3e38f);
+    EXPECT_TRUE(out.empty());
+}
+
+TEST(Export, EveryNumberOfAGltfIsFiniteOrTheExportIsRefused) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<std::byte> out;
+    {
+        model m;
+        m[joint_curve(side::right, joint::index_tip, pose_channel::position_z)].keys = {
+            {0.0f, 0.0f}, {1.0f, inf}};
+        open_source o;
+        open_model(m, o);
+        const export_result r = run_export(o.rec, export_options{}, out);
+        EXPECT_EQ(r.error, export_error::not_finite);
+        EXPECT_EQ(r.fault.where, export_fault::place::curve_value);
+        EXPECT_EQ(r.fault.curve,
+                  joint_curve(side::right, joint::index_tip, pose_channel::position_z));
+        // The last grid point is the key itself, infinite; the points before saturate.
+        EXPECT_EQ(r.fault.time, 1.0);
+        EXPECT_EQ(r.fault.value, inf);
+    }
+    {
+        model m = small_model(shape::v11_compact, false);
+        m.markers = std::vector<marker>{{nan, "x"}};
+        open_source o;
+        open_model(m, o);
+        const export_result r = run_export(o.rec, export_options{}, out);
+        EXPECT_EQ(r.error, export_error::not_finite);
+        EXPECT_EQ(r.fault.where, export_fault::place::marker_time);
+        EXPECT_EQ(r.fault.marker, 0u);
+    }
+    {
+        model m = small_model(shape::v11_compact, false);
+        m[hand_state_curve(hand_state::left_pinching)].keys = {{0.0f, 1.0f}, {nan, 0.0f}};
+        open_source o;
+        ASSERT_FALSE(o.rec.open(o.bytes = write(m)));
+        export_options e;
+        e.from = 0.0;
+        e.to = 1.0;
+        const export_result r = run_export(o.rec, e, out);
+        EXPECT_EQ(r.error, export_error::not_finite);
+        EXPECT_EQ(r.fault.where, export_fault::place::key_time);
+        EXPECT_EQ(r.fault.curve, hand_state_curve(hand_state::left_pinching));
+    }
+    EXPECT_TRUE(out.empty());
+    // A rotation that is not finite is the identity, normalised like every rotation: no refusal.
+    model turned;
+    turned[camera_curve(pose_channel::rotation_w)].keys = {{0.0f, nan}, {1.0f, nan}};
+    open_source o;
+    open_model(turned, o);
+    EXPECT_FALSE(run_export(o.rec, export_options{}, out).error);
+}
+
+TEST(Export, AUnityClipsRateIsARateToo) {
+    open_source o;
+    open_model(small_motion(), o);
+    std::vector<std::byte> out;
+    export_options e;
+    e.format = export_format::anim;
+    for (const double rate : {std::numeric_limits<double>::quiet_NaN(),
+                              std::numeric_limits<double>::infinity(), 0.0, -1.0, 1e-320}) {
+        e.rate = rate;
+        EXPECT_EQ(run_export(o.rec, e, out).error, grid_error::bad_rate) << rate;
+        EXPECT_TRUE(out.empty());
+    }
+}
+
+// --- names read back as they are ------------------------------------------------------------
+
+TEST(Export, NamesAreEscapedSoThatJsonAndYamlReadThemBackExactly) {
+    model m = small_motion();
+    // U+0085 (NEL, a line break to YAML 1.1), U+0080 and U+009F (C1), U+2028, U+2029, U+FEFF,
+    // U+FDD0 and U+FFFE/U+FFFF (noncharacters), a tab, a quote, a backslash; U+1FFFE and U+00E9
+    // are written as they are, and a byte that is not UTF-8 is U+FFFD.
+    m.markers = std::vector<marker>{
+        {0.5f,
+         "a\xc2\x85"
+         "b\xc2\x80\xc2\x9f\xe2\x80\xa8\xe2\x80\xa9\xef\xbb\xbf\xef\xb7\x90\xef\xbf\xbe"
+         "\xef\xbf\xbf\t\"\\\xf0\x9f\xbf\xbe\xc3\xa9"}};
+    open_source o;
+    open_model(m, o);
+    const std::string body =
+        "a\\u0085b\\u0080\\u009f\\u2028\\u2029\\ufeff\\ufdd0\\ufffe\\uffff\\u0009\\\"\\\\"
+        "\xf0\x9f\xbf\xbe\xc3\xa9";
+    std::vector<std::byte> out;
+    export_options e;
+    e.format = export_format::gltf;
+    ASSERT_FALSE(run_export(o.rec, e, out).error);
+    EXPECT_NE(text_of(out).find("\"name\":\"" + body + "\"}"), std::string::npos);
+    e.format = export_format::anim;
+    ASSERT_FALSE(run_export(o.rec, e, out).error);
+    EXPECT_NE(text_of(out).find("    data: \"" + body + "\"\n"), std::string::npos);
+
+    // Bytes that are not UTF-8 (a file read at level structure).
+    m.markers = std::vector<marker>{{0.5f, std::string("x\xff\xc3", 3)}};
+    open_source bad;
+    ASSERT_FALSE(bad.rec.open(bad.bytes = write(m)));
+    ASSERT_FALSE(run_export(bad.rec, e, out).error);
+    EXPECT_NE(text_of(out).find("    data: \"x\\ufffd\\ufffd\"\n"), std::string::npos);
 }

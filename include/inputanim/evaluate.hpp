@@ -178,6 +178,12 @@ class resampler {
     // The time of row i (i < row_count()) as the curves are evaluated at. O(1) when no point was
     // left out (row_count() == point_count()); otherwise it goes through the rows before it.
     float row_time(std::uint64_t i) const noexcept;
+    // The float time of grid point i (i < point_count()), also after too_many_rows.
+    float point_time(std::uint64_t i) const noexcept;
+    // After too_many_rows over max_rows: the rows of the whole grid when they are known without
+    // counting them one by one (every point is a row: the step is at least twice the float
+    // spacing at the largest time), else 0 (the count stopped past max_rows).
+    std::uint64_t refused_rows() const noexcept { return refused_rows_; }
 
     // Writes the values of the next row into out[0, curves().size()) and returns its time;
     // nullopt after the last row or when `out` is smaller than curves().size().
@@ -191,8 +197,6 @@ class resampler {
 
   private:
     void rebuild() noexcept;
-    // float(from + i / rate).
-    float point_time(std::uint64_t i) const noexcept;
     // The first point after point i whose float time is greater than point i's (point_count()
     // when there is none).
     std::uint64_t next_distinct(std::uint64_t i) const noexcept;
@@ -207,6 +211,7 @@ class resampler {
     double rate_ = 1.0;
     std::uint64_t points_ = 0;
     std::uint64_t rows_ = 0;
+    std::uint64_t refused_rows_ = 0;
     std::uint64_t next_row_ = 0;
     // The point of row next_row_.
     std::uint64_t next_point_ = 0;
