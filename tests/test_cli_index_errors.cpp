@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -124,13 +125,22 @@ TEST_F(IndexCli, JsonLinesOverTheDatabaseOrItsJournalIsRefusedBeforeAnythingIsOp
     EXPECT_FALSE(fs::exists(db + "-journal")) << "not even created";
 }
 
-TEST_F(IndexCli, JsonLinesOverAFileToIndexIsRefused) {
+TEST_F(IndexCli, AnOutputThatIsAFileToIndexIsRefusedAndTheFileKept) {
     const std::string f = write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
     const std::string before = slurp(f);
-    const run_result r = run({"index", "--jsonl", f, f});
-    EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("is the PATH"), std::string::npos) << r.err;
-    EXPECT_EQ(slurp(f), before);
+    fs::create_hard_link(f, path("hard.bin"));
+    fs::create_symlink(f, path("soft.bin"));
+    for (const std::string& out : {f, path("hard.bin"), path("soft.bin"), path("data/./a.bin")}) {
+        for (const char* option : {"--jsonl", "--sqlite"}) {
+            const run_result r = run({"index", option, out, f});
+            EXPECT_EQ(r.status, 2) << option << ' ' << out;
+            EXPECT_NE(r.err.find(": not written: it is the input file itself"), std::string::npos)
+                << r.err;
+            EXPECT_EQ(slurp(f), before) << option << ' ' << out;
+        }
+    }
+    EXPECT_FALSE(fs::exists(f + "-journal"));
+    EXPECT_FALSE(fs::exists(f + "-wal"));
 }
 
 // --- databases that are not an inputanim index
@@ -231,7 +241,10 @@ TEST_F(IndexCli, MergeRefusesAnInputThatIsNotAnIndexAndLeavesTheOutputAsItWas) {
     }
     EXPECT_FALSE(fs::exists(path("missing.db"))) << "not created";
     EXPECT_EQ(slurp(app), before);
-    EXPECT_EQ(run({"index", "merge", out, out}).status, 2) << "into itself";
+    const run_result itself = run({"index", "merge", out, out});
+    EXPECT_EQ(itself.status, 2) << "into itself";
+    EXPECT_NE(itself.err.find(": not written: it is the input file itself"), std::string::npos)
+        << itself.err;
     EXPECT_EQ(run({"index", "merge", out}).status, 2) << "nothing to merge";
     EXPECT_EQ(database(out).query("SELECT count(*) AS n FROM recordings")[0]["n"], 1);
 }
@@ -271,6 +284,49 @@ TEST_F(IndexCli, MergeRefusesShardsThatAreNotOneWholeAndWritesNothing) {
             "shards whose run did not complete: " + cut + " (1/4)");
     // Of many shards the first gaps are named.
     refused({shard("5/100", "s5.db")}, "99 of 100 shards are missing: 0-4, 6-99");
+}
+
+TEST_F(IndexCli, MergeRefusesShardsMadeUnderDifferentOptionsNamingThem) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    write_file(in_data("b.bin"), quiet_model(shape::v10));
+    const std::string s0 = path("s0.db");
+    const std::string s1 = path("s1.db");
+    const std::string out = path("out.db");
+    ASSERT_EQ(run({"index", "--shard", "0/2", "--sqlite", s0, data()}).status, 0);
+    ASSERT_EQ(run({"index", "--shard", "1/2", "--level", "full", "--max-markers", "5", "--sqlite",
+                   s1, data()})
+                  .status,
+              0);
+    const run_result r = run({"index", "merge", out, s0, s1});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find(s0 + " (shard 0/2) and " + s1 +
+                         " (shard 1/2) were indexed under different options: "),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("level \"structure\" and \"full\""), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("limits.max_markers none and 5"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("nothing was merged into " + out), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+    // Run again under the first's options, the shard merges.
+    ASSERT_EQ(run({"index", "--shard", "1/2", "--sqlite", s1, data()}).status, 0);
+    EXPECT_EQ(run({"index", "merge", out, s0, s1}).status, 0);
+}
+
+TEST_F(IndexCli, TwoRunsStartedTogetherOnANewDatabaseBothIndexTheirFolders) {
+    write_file(path("left/a.bin"), quiet_model(shape::v11_compact));
+    write_file(path("right/b.bin"), quiet_model(shape::v10));
+    for (int pair = 0; pair < 12; ++pair) {
+        const std::string db = path("together-" + std::to_string(pair) + ".db");
+        run_result left;
+        run_result right;
+        std::thread a([&] { left = run({"index", "--sqlite", db, path("left")}); });
+        std::thread b([&] { right = run({"index", "--sqlite", db, path("right")}); });
+        a.join();
+        b.join();
+        EXPECT_EQ(left.status, 0) << pair << ": " << left.err;
+        EXPECT_EQ(right.status, 0) << pair << ": " << right.err;
+        EXPECT_EQ(database(db).query("SELECT count(*) AS n FROM recordings")[0]["n"], 2) << pair;
+    }
 }
 
 TEST_F(IndexCli, AShardsDatabaseTakesNoOtherShard) {

@@ -25,6 +25,7 @@ using records::max_threads;
 using records::number_text;
 using records::output_failure;
 using records::output_file;
+using records::output_is_input;
 using records::printable;
 
 // A subcommand: its CLI11 app, and what runs when the command line selected it.

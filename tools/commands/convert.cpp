@@ -73,14 +73,6 @@ convert_options library_options(const convert_cli_options& o) {
     return c;
 }
 
-// Whether the two names are one file (a hard link, a symbolic link or another spelling).
-bool same_file(const std::string& a, const std::string& b) {
-    struct stat sa {};
-    struct stat sb {};
-    return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
 // Gives the pages of a read-only file mapping back to the system behind the conversion (their
 // bytes stay in the page cache): pieces arrive in file order within a curve, so contiguous ones
 // are joined and only whole pages are released.
@@ -135,9 +127,16 @@ class arriving_conversion final : public recording_receiver {
   public:
     enum class stop : std::uint8_t { none, output, too_large, no_memory };
 
+    // `inputs`: the command's, which OUT must not be (they outlive the conversion).
     arriving_conversion(const chunk_validator& validator, output_file& out, const std::string& name,
-                        const convert_options& options, std::uint64_t max_held) noexcept
-        : validator_(validator), out_(out), name_(name), options_(options), max_held_(max_held) {}
+                        std::span<const std::string> inputs, const convert_options& options,
+                        std::uint64_t max_held) noexcept
+        : validator_(validator),
+          out_(out),
+          name_(name),
+          inputs_(inputs),
+          options_(options),
+          max_held_(max_held) {}
 
     bool receive(std::span<const std::byte> piece) noexcept override {
         if (!converter_) {
@@ -185,7 +184,7 @@ class arriving_conversion final : public recording_receiver {
         if (opened_) return true;
         opened_ = true;
         try {
-            failure_ = out_.open(name_);
+            failure_ = out_.open(name_, inputs_);
         } catch (const std::bad_alloc&) {
             stop_ = stop::no_memory;
             return false;
@@ -220,6 +219,7 @@ class arriving_conversion final : public recording_receiver {
     const chunk_validator& validator_;
     output_file& out_;
     const std::string& name_;
+    std::span<const std::string> inputs_;
     const convert_options& options_;
     const std::uint64_t max_held_;
     std::vector<std::byte> held_;
@@ -286,11 +286,11 @@ int unreadable(const std::string& file, std::error_code e) {
 }
 
 // The conversion of a gzip file or standard input as it arrives (arriving_conversion).
-int convert_arriving(const convert_cli_options& o, input& in, const validate_options& how,
-                     const convert_options& c) {
+int convert_arriving(const convert_cli_options& o, std::span<const std::string> inputs, input& in,
+                     const validate_options& how, const convert_options& c) {
     chunk_validator v(how);
     output_file out;
-    arriving_conversion conversion(v, out, o.output, c, o.max_bytes);
+    arriving_conversion conversion(v, out, o.output, inputs, c, o.max_bytes);
     v.pass_to(&conversion);
     std::vector<std::byte> chunk(std::size_t{256} << 10);
     std::error_code io;
@@ -340,8 +340,9 @@ int convert_arriving(const convert_cli_options& o, input& in, const validate_opt
 int run_convert(const convert_cli_options& o) {
     if (const std::optional<std::string> problem = option_problem(o))
         return usage_error("convert", *problem);
-    if (o.input != "-" && o.output != "-" && same_file(o.input, o.output)) {
-        return usage_error("convert", "OUT " + printable(o.output) + " is the input file itself");
+    const std::vector<std::string> inputs{o.input};
+    if (const std::optional<output_failure> itself = output_is_input(o.output, inputs)) {
+        return output_failed(*itself);
     }
     std::error_code ec;
     input in = input::open(o.input, ec);
@@ -362,7 +363,7 @@ int run_convert(const convert_cli_options& o) {
     }
     const bool streamed = in.is_mapped() && !gzip;
     convert_options c = library_options(o);
-    if (!streamed && c.sequential()) return convert_arriving(o, in, how, c);
+    if (!streamed && c.sequential()) return convert_arriving(o, inputs, in, how, c);
     std::vector<std::byte> storage;
     if (!streamed) {
         validate_options whole_how = how;
@@ -413,7 +414,7 @@ int run_convert(const convert_cli_options& o) {
     }
 
     output_file out;
-    if (const std::optional<output_failure> failure = out.open(o.output)) {
+    if (const std::optional<output_failure> failure = out.open(o.output, inputs)) {
         return output_failed(*failure);
     }
     bool itself = false;

@@ -88,8 +88,8 @@ class output_error : public std::runtime_error {
 // complete when the run ends, or not at all.
 class jsonl_writer {
   public:
-    explicit jsonl_writer(const std::string& name) {
-        if (const std::optional<output_failure> failure = file_.open(name)) {
+    jsonl_writer(const std::string& name, std::span<const std::string> inputs) {
+        if (const std::optional<output_failure> failure = file_.open(name, inputs)) {
             throw output_error(*failure);
         }
     }
@@ -154,8 +154,9 @@ bool same_file(const std::string& a, const std::string& b) {
     return !ea && !eb && ca == cb;
 }
 
-// An output written over the database, its journal or an input destroys it: such a command line
-// is refused before anything is opened. Returns the message, or nothing when the line is sound.
+// --jsonl written over the database or its journal destroys it: such a command line is refused
+// before anything is opened (an output that is a PATH is refused by the output primitive as it
+// opens). Returns the message, or nothing when the line is sound.
 std::optional<std::string> usage_problem(const index_options& o) {
     if (o.jsonl.empty() && o.sqlite.empty()) return "give --jsonl FILE and/or --sqlite FILE";
     if (o.jsonl.empty() || o.jsonl == "-") return std::nullopt;
@@ -166,12 +167,6 @@ std::optional<std::string> usage_problem(const index_options& o) {
                        (*suffix ? std::string("'s ") + (suffix + 1) + " file" : std::string()) +
                        " (" + printable(o.sqlite + suffix) + "); write it elsewhere";
             }
-        }
-    }
-    for (const std::string& path : o.paths) {
-        if (path != "-" && same_file(o.jsonl, path)) {
-            return "--jsonl " + printable(o.jsonl) + " is the PATH " + printable(path) +
-                   " to index";
         }
     }
     return std::nullopt;
@@ -207,12 +202,6 @@ int run_merge(const index_options& given) {
     } catch (const output_error& e) {
         std::cerr << "inputanim index merge: " << e.what() << '\n';
         return exit_unreadable;
-    }
-    for (const std::string& input : o.merge_inputs) {
-        if (same_file(input, o.merge_output)) {
-            std::cerr << "inputanim index merge: " << printable(input) << " is the output\n";
-            return exit_usage;
-        }
     }
     try {
         merge_indexes(o.merge_output, o.merge_inputs);
@@ -254,11 +243,11 @@ int run_index(index_options& o) {
         // The JSON Lines file first: until its end it is only a temporary file, which a refused
         // database takes away again.
         std::unique_ptr<jsonl_writer> jsonl;
-        if (!o.jsonl.empty()) jsonl = std::make_unique<jsonl_writer>(o.jsonl);
+        if (!o.jsonl.empty()) jsonl = std::make_unique<jsonl_writer>(o.jsonl, o.paths);
         std::unique_ptr<sqlite_store> store;
         if (!o.sqlite.empty()) {
             try {
-                store = std::make_unique<sqlite_store>(o.sqlite, o.prune);
+                store = std::make_unique<sqlite_store>(o.sqlite, o.prune, o.paths);
             } catch (const store_error& e) {
                 throw output_error(printable(o.sqlite) + ": " + e.what(),
                                    e.kind() == store_error::fault::refused);
@@ -278,7 +267,7 @@ int run_index(index_options& o) {
         }
         indexer run(plan, store.get(), observer);
         try {
-            if (store && o.sharded) store->claim_shard(o.shard, o.shards);
+            if (store && o.sharded) store->claim_shard(o.shard, o.shards, run.stored_options());
             for (const std::string& operand : o.paths) run.add_operand(operand);
             bar.walk_finished();
             run.finish();

@@ -169,7 +169,7 @@ indexer::indexer(const index_plan& plan, sqlite_store* store, index_observer& ob
       observer_(observer),
       indexed_at_(now_ns()),
       checked_with_(options_json(plan.how)),
-      stored_options_(stored_options(plan)),
+      stored_options_(records::stored_options(plan)),
       stored_options_text_(stored_options_.dump()),
       pool_(std::max(1u, plan.jobs), std::clamp<std::size_t>(std::size_t{64} * plan.jobs, 64, 8192),
             plan.how, plan.metrics, [this](file_result& r) { take(r); }) {

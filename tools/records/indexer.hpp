@@ -105,6 +105,9 @@ class indexer {
     void finish();
 
     const index_totals& counts() const { return totals_; }
+    // The options every row of the run is made under, as the database keeps them (a row's
+    // checked_with, and --metrics' options under "metrics").
+    const std::string& stored_options() const { return stored_options_text_; }
 
   private:
     class walk_adder;

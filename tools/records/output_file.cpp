@@ -188,6 +188,12 @@ std::error_code random_suffix(char* out, std::size_t n) {
     return {};
 }
 
+// stat(2) of a name a command was given: `-` is the standard descriptor `standard` (0 for an
+// input, 1 for an output).
+bool stat_named(const std::string& name, int standard, struct stat& st) {
+    return name == "-" ? ::fstat(standard, &st) == 0 : ::stat(name.c_str(), &st) == 0;
+}
+
 constexpr std::size_t piece = std::size_t{1} << 20;
 constexpr std::size_t suffix_length = 12;
 
@@ -197,7 +203,28 @@ output_file::~output_file() {
     discard();
 }
 
-std::optional<output_failure> output_file::open(const std::string& name) {
+std::optional<output_failure> output_is_input(const std::string& name,
+                                              std::span<const std::string> inputs) {
+    struct stat out {};
+    // Only a regular file is destroyed by being written: a device or a FIFO is written through.
+    if (!stat_named(name, STDOUT_FILENO, out) || !S_ISREG(out.st_mode)) return std::nullopt;
+    for (const std::string& input : inputs) {
+        struct stat in {};
+        if (!stat_named(input, STDIN_FILENO, in) || !same_inode(in, out)) continue;
+        std::string reason = "not written: it is the input file itself";
+        if (input == "-") {
+            reason += " (standard input)";
+        } else if (input != name) {
+            reason += " (" + printable(input) + ")";
+        }
+        return output_failure{true, name == "-" ? "stdout" : printable(name), std::move(reason)};
+    }
+    return std::nullopt;
+}
+
+std::optional<output_failure> output_file::open(const std::string& name,
+                                                std::span<const std::string> inputs) {
+    if (std::optional<output_failure> itself = output_is_input(name, inputs)) return itself;
     if (name == "-") {
         shown_ = "stdout";
         target_ = target::standard_output;
@@ -427,7 +454,9 @@ output_failure output_file::failure(std::error_code error) const {
     return {false, shown_, "cannot write: " + error.message()};
 }
 
-std::optional<output_failure> database_target_problem(const std::string& name) {
+std::optional<output_failure> database_target_problem(const std::string& name,
+                                                      std::span<const std::string> inputs) {
+    if (std::optional<output_failure> itself = output_is_input(name, inputs)) return itself;
     const destination d = classify(name);
     switch (d.what) {
         case destination::kind::failed:

@@ -13,6 +13,10 @@
 // - anything else (a directory, a block device, a socket, a file reached through a link that no
 //   longer names it): refused, a usage error.
 //
+// An output is never one of the command's inputs: NAME leading to the file of one (by its name, a
+// hard link, a symbolic link, /proc/self/fd/N, or standard output redirected onto it) is refused,
+// a usage error, before anything is written; the input is left as it was.
+//
 // Until commit() nothing is at NAME but what was there before (for a replaced file): a failure,
 // discard() or the destructor removes the temporary file, and so do SIGINT, SIGTERM and SIGHUP
 // once remove_temporaries_on_signals() has been called.
@@ -49,8 +53,10 @@ class output_file final : public byte_sink {
     output_file(const output_file&) = delete;
     output_file& operator=(const output_file&) = delete;
 
-    // Opens NAME (`-`: standard output) for a whole new content, as the header says.
-    std::optional<output_failure> open(const std::string& name);
+    // Opens NAME (`-`: standard output) for a whole new content, as the header says; refused
+    // when it is one of `inputs` (names as the command was given them, `-` for standard input).
+    std::optional<output_failure> open(const std::string& name,
+                                       std::span<const std::string> inputs = {});
     // For a SQLite database built whole at a new NAME (index merge into a missing OUT): a
     // temporary file beside NAME, which SQLite writes by its name, path(); commit() once the
     // database is closed. NAME must not exist (database_target_problem says whether it may be
@@ -96,12 +102,19 @@ class output_file final : public byte_sink {
     std::error_code failed_;
 };
 
+// Whether the output NAME (`-`: standard output) is the file of one of `inputs` (`-`: standard
+// input): "NAME: not written: it is the input file itself", `refused`. For a command that checks
+// before it reads its inputs; output_file::open and database_target_problem check it again.
+std::optional<output_failure> output_is_input(const std::string& name,
+                                              std::span<const std::string> inputs);
+
 // Whether SQLite may keep a database at NAME, updating it in place (index --sqlite, an existing
-// OUT of index merge): a regular file, a link to one, or a name that does not exist yet. A device
-// or a FIFO is refused before SQLite opens it (it would put a journal beside the device node), as
-// is anything else that is not a regular file. Nothing when it may; else why not (`refused`, or
-// the system's error).
-std::optional<output_failure> database_target_problem(const std::string& name);
+// OUT of index merge): a regular file, a link to one, or a name that does not exist yet, and none
+// of `inputs`. A device or a FIFO is refused before SQLite opens it (it would put a journal beside
+// the device node), as is anything else that is not a regular file. Nothing when it may; else
+// why not (`refused`, or the system's error).
+std::optional<output_failure> database_target_problem(const std::string& name,
+                                                      std::span<const std::string> inputs = {});
 
 // Makes SIGINT, SIGTERM and SIGHUP remove the temporary files of the outputs being written (and
 // a database's journal files beside them), then end the process by the same signal (a shell

@@ -101,6 +101,10 @@ constexpr std::size_t occurrences(std::string_view text, std::string_view word) 
 // The columns schema 2 lacks: the last ones of table recordings.
 constexpr std::size_t metrics_column_count = occurrences(add_metrics_columns, "ADD COLUMN");
 
+// How long a run waits for another that holds the database's write lock (one batch of changes,
+// or the schema being made) before it gives up.
+constexpr int busy_timeout_ms = 30'000;
+
 constexpr const char* upsert_sql = R"sql(
 INSERT INTO recordings (path, valid, bytes, version, layout, has_camera, has_hands, has_gaze,
     curves, keyframes, markers, start, duration, warnings_found, error_code, error_offset,
@@ -334,9 +338,11 @@ void sqlite_store::statement::reset() {
 
 // --- store -------------------------------------------------------------------------------------
 
-sqlite_store::sqlite_store(const std::string& file, bool track_seen) : track_seen_(track_seen) {
+sqlite_store::sqlite_store(const std::string& file, bool track_seen,
+                           std::span<const std::string> inputs)
+    : track_seen_(track_seen) {
     // SQLite would write its journal beside a device node, and fail on a FIFO only after that.
-    if (const std::optional<output_failure> problem = database_target_problem(file)) {
+    if (const std::optional<output_failure> problem = database_target_problem(file, inputs)) {
         throw store_error(problem->reason, problem->refused ? store_error::fault::refused
                                                             : store_error::fault::failed);
     }
@@ -348,19 +354,12 @@ sqlite_store::sqlite_store(const std::string& file, bool track_seen) : track_see
         throw store_error(message);
     }
     try {
-        sqlite3_busy_timeout(db_, 5000);
-        const schema_change change = check_identity();
+        sqlite3_busy_timeout(db_, busy_timeout_ms);
+        settle_schema();
         // WAL: readers see the last committed batch while a run writes the next one.
         exec("PRAGMA journal_mode = WAL");
         exec("PRAGMA synchronous = NORMAL");
         exec("PRAGMA foreign_keys = ON");
-        if (change != schema_change::none) {
-            exec("BEGIN IMMEDIATE");
-            exec(change == schema_change::create ? schema : add_metrics_columns);
-            exec(("PRAGMA application_id = " + std::to_string(application_id)).c_str());
-            exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
-            exec("COMMIT");
-        }
         if (track_seen_) {
             // BLOB paths sort after every TEXT one, so a folder's rows are two ranges.
             exec("CREATE TEMP TABLE seen (path TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID");
@@ -390,9 +389,27 @@ sqlite_store::sqlite_store(const std::string& file, bool track_seen) : track_see
         exec("BEGIN IMMEDIATE");
         in_transaction_ = true;
     } catch (...) {
+        // Nothing of a refused database was changed: its transaction is given up.
+        if (in_transaction_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
         sqlite3_close_v2(db_);
         throw;
     }
+}
+
+void sqlite_store::settle_schema() {
+    // The write lock first (SQLite's busy handler waits for another run's), then the check and
+    // the change under it: a run that starts beside another on a new file finds the schema the
+    // other made, instead of making it a second time.
+    exec("BEGIN IMMEDIATE");
+    in_transaction_ = true;
+    const schema_change change = check_identity();
+    if (change != schema_change::none) {
+        exec(change == schema_change::create ? schema : add_metrics_columns);
+        exec(("PRAGMA application_id = " + std::to_string(application_id)).c_str());
+        exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
+    }
+    exec("COMMIT");
+    in_transaction_ = false;
 }
 
 sqlite_store::identity sqlite_store::read_identity(const std::string& schema_name) {
@@ -679,12 +696,21 @@ void sqlite_store::finish() {
     pending_ = 0;
 }
 
-void sqlite_store::claim_shard(unsigned shard, unsigned shards) {
+void sqlite_store::claim_shard(unsigned shard, unsigned shards, const std::string& options) {
     // Not part of the schema's identity: a database without it is an index all the same (of no
-    // shard), and merge copies only the rows.
+    // shard), and merge copies only the rows. A table of a version that did not keep the options
+    // gains their column.
     exec(
         "CREATE TABLE IF NOT EXISTS shard (shard INTEGER NOT NULL, shards INTEGER NOT NULL, "
-        "complete INTEGER NOT NULL)");
+        "complete INTEGER NOT NULL, checked_with TEXT)");
+    {
+        statement columns(db_,
+                          "SELECT count(*) FROM pragma_table_info('shard') "
+                          "WHERE name = 'checked_with'");
+        if (columns.step() && sqlite3_column_int64(columns.get(), 0) == 0) {
+            exec("ALTER TABLE shard ADD COLUMN checked_with TEXT");
+        }
+    }
     {
         statement held(db_, "SELECT shard, shards FROM shard");
         if (held.step()) {
@@ -699,8 +725,10 @@ void sqlite_store::claim_shard(unsigned shard, unsigned shards) {
         }
     }
     exec("DELETE FROM shard");
-    statement insert(db_, "INSERT INTO shard (shard, shards, complete) VALUES (?1, ?2, 0)");
-    insert.bind(1, std::int64_t{shard}).bind(2, std::int64_t{shards});
+    statement insert(db_,
+                     "INSERT INTO shard (shard, shards, complete, checked_with) "
+                     "VALUES (?1, ?2, 0, ?3)");
+    insert.bind(1, std::int64_t{shard}).bind(2, std::int64_t{shards}).bind(3, options);
     insert.step();
 }
 
@@ -722,12 +750,18 @@ std::optional<shard_claim> read_shard_claim(const std::string& file) {
     if (opened != SQLITE_OK) throw refuse(db ? sqlite3_errmsg(db) : "out of memory");
     sqlite3_busy_timeout(db, 5000);
     sqlite3_stmt* raw = nullptr;
-    if (sqlite3_prepare_v2(db, "SELECT shard, shards, complete FROM shard", -1, &raw, nullptr) !=
-        SQLITE_OK) {
-        // No table `shard`: a database not made by --shard.
-        const std::string message = sqlite3_errmsg(db);
-        if (message.rfind("no such table", 0) == 0) return std::nullopt;
-        throw refuse(message);
+    // A table of a version that did not keep the options has no column checked_with.
+    bool with_options = true;
+    if (sqlite3_prepare_v2(db, "SELECT shard, shards, complete, checked_with FROM shard", -1, &raw,
+                           nullptr) != SQLITE_OK) {
+        with_options = false;
+        if (sqlite3_prepare_v2(db, "SELECT shard, shards, complete FROM shard", -1, &raw,
+                               nullptr) != SQLITE_OK) {
+            // No table `shard`: a database not made by --shard.
+            const std::string message = sqlite3_errmsg(db);
+            if (message.rfind("no such table", 0) == 0) return std::nullopt;
+            throw refuse(message);
+        }
     }
     std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> select(raw, sqlite3_finalize);
     const int stepped = sqlite3_step(raw);
@@ -740,10 +774,44 @@ std::optional<shard_claim> read_shard_claim(const std::string& file) {
                      ", which no run makes");
     }
     return shard_claim{static_cast<unsigned>(k), static_cast<unsigned>(n),
-                       sqlite3_column_int64(raw, 2) != 0};
+                       sqlite3_column_int64(raw, 2) != 0,
+                       with_options ? column_bytes(raw, 3) : std::string()};
 }
 
 namespace {
+
+// How two runs' options (indexer::stored_options) differ: "level structure and full, limits.
+// max_bytes null and 1000", each key that differs with its two values.
+std::string options_difference(const std::string& a_text, const std::string& b_text) {
+    const nlohmann::json a = nlohmann::json::parse(a_text, nullptr, false);
+    const nlohmann::json b = nlohmann::json::parse(b_text, nullptr, false);
+    if (!a.is_object() || !b.is_object()) return "they cannot be read";
+    std::string out;
+    const auto differ = [&](const std::string& key, const nlohmann::json& x,
+                            const nlohmann::json& y) {
+        if (x == y) return;
+        out += (out.empty() ? "" : ", ") + key + " " + (x.is_null() ? "none" : x.dump()) + " and " +
+               (y.is_null() ? "none" : y.dump());
+    };
+    nlohmann::json keys = nlohmann::json::object();
+    for (const auto& [key, value] : a.items()) keys[key] = true;
+    for (const auto& [key, value] : b.items()) keys[key] = true;
+    for (const auto& [key, unused] : keys.items()) {
+        const nlohmann::json x = a.value(key, nlohmann::json());
+        const nlohmann::json y = b.value(key, nlohmann::json());
+        if (x.is_object() && y.is_object()) {
+            nlohmann::json inner = nlohmann::json::object();
+            for (const auto& [k, v] : x.items()) inner[k] = true;
+            for (const auto& [k, v] : y.items()) inner[k] = true;
+            for (const auto& [k, u] : inner.items()) {
+                differ(key + "." + k, x.value(k, nlohmann::json()), y.value(k, nlohmann::json()));
+            }
+        } else {
+            differ(key, x, y);
+        }
+    }
+    return out;
+}
 
 // Refuses (store_error, shards_problem) inputs whose shard claims are not one whole: one total N,
 // each complete, and every shard of 0..N-1 among them. Inputs without a claim are not shards and
@@ -763,7 +831,20 @@ void check_shards(const std::vector<std::string>& inputs) {
         return store_error(why, store_error::fault::shards_problem);
     };
     std::vector<std::string> incomplete;
-    for (const auto& [claim, name] : claims) {
+    const std::pair<shard_claim, const std::string*>* first_options = nullptr;
+    for (const auto& entry : claims) {
+        const auto& [claim, name] = entry;
+        if (!claim.options.empty()) {
+            if (first_options == nullptr) {
+                first_options = &entry;
+            } else if (claim.options != first_options->first.options) {
+                throw refuse(printable(*first_options->second) + " (shard " +
+                             text(first_options->first) + ") and " + printable(*name) + " (shard " +
+                             text(claim) + ") were indexed under different options: " +
+                             options_difference(first_options->first.options, claim.options) +
+                             "; merge the shards of one run");
+            }
+        }
         if (claim.shards != claims.front().first.shards) {
             throw refuse(printable(*claims.front().second) + " holds shard " +
                          text(claims.front().first) + " and " + printable(*name) + " holds shard " +
@@ -809,6 +890,9 @@ void check_shards(const std::vector<std::string>& inputs) {
 }  // namespace
 
 void merge_indexes(const std::string& output, const std::vector<std::string>& inputs) {
+    if (const std::optional<output_failure> itself = output_is_input(output, inputs)) {
+        throw store_error(itself->reason, store_error::fault::refused);
+    }
     check_shards(inputs);
     struct stat st {};
     const bool exists = ::stat(output.c_str(), &st) == 0;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -60,10 +61,11 @@ struct known_file {
 class sqlite_store {
   public:
     // Opens or creates the database and its tables; `file` must be a regular file or a new
-    // name (database_target_problem, output_file.hpp). With `track_seen`, the paths passed to
-    // put() and seen() are remembered (in a temporary table) for unseen_under(). Throws
-    // store_error.
-    sqlite_store(const std::string& file, bool track_seen);
+    // name, and none of the run's `inputs` (database_target_problem, output_file.hpp). With
+    // `track_seen`, the paths passed to put() and seen() are remembered (in a temporary table)
+    // for unseen_under(). Throws store_error.
+    sqlite_store(const std::string& file, bool track_seen,
+                 std::span<const std::string> inputs = {});
     // Rolls back changes not yet committed by finish().
     ~sqlite_store();
     sqlite_store(const sqlite_store&) = delete;
@@ -92,8 +94,9 @@ class sqlite_store {
     void finish();
 
     // `index --shard K/N`: records in table `shard` that this database holds shard `shard` of
-    // `shards`, not yet complete. Throws store_error (refused) when it holds another shard.
-    void claim_shard(unsigned shard, unsigned shards);
+    // `shards` made under `options` (indexer::stored_options), not yet complete. Throws
+    // store_error (refused) when it holds another shard.
+    void claim_shard(unsigned shard, unsigned shards, const std::string& options);
     // The run of the claimed shard indexed every file of it: `index merge` takes it. Call after
     // finish().
     void mark_complete();
@@ -127,6 +130,10 @@ class sqlite_store {
     // schema or the one before; reads only. Returns what must be done to the schema.
     enum class schema_change : std::uint8_t { none, create, add_metrics };
     schema_change check_identity();
+    // Creates the schema, or checks it is this version's (or migrates the one before), in one
+    // transaction that holds the write lock: two runs that start on one new file both find it
+    // whole. Throws store_error.
+    void settle_schema();
     // The metrics columns of the row being written.
     void bind_metrics(const recording_metrics& m);
     // The application_id and user_version of the attached database `schema_name`, and how many
@@ -168,6 +175,9 @@ struct shard_claim {
     // The run ended with a row for every file of the shard (every folder listed, the database
     // written).
     bool complete = false;
+    // The options its rows were made under (indexer::stored_options); empty when a version
+    // before they were kept made it.
+    std::string options;
 };
 
 // The claim of the database `file`; nothing when it has none (not made with --shard). Throws
@@ -179,9 +189,10 @@ std::optional<shard_claim> read_shard_claim(const std::string& file);
 // into `output`. An existing OUT (a regular file) is updated in place, as `index --sqlite`
 // updates it, each input in one transaction; a new OUT is built at a temporary name beside it
 // (output_file) and renamed into place once every input is in, so it appears complete or not at
-// all. Inputs that claim shards (read_shard_claim) must be complete, of one total N, and hold
-// every shard 0..N-1; else nothing is written. Throws store_error: refused when OUT is not a
-// regular file, not_an_index for an input, shards_problem for the claims.
+// all. Inputs that claim shards (read_shard_claim) must be complete, of one total N, made under
+// the same options (level, layout, limits, metrics), and hold every shard 0..N-1; else nothing is
+// written. Throws store_error: refused when OUT is not a regular file or is one of the inputs,
+// not_an_index for an input, shards_problem for the claims.
 void merge_indexes(const std::string& output, const std::vector<std::string>& inputs);
 
 }  // namespace inputanim::records
