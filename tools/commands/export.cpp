@@ -1,16 +1,17 @@
 // inputanim export: a recording as glTF 2.0 (.glb, .gltf) or as a Unity AnimationClip (.anim),
 // by the library's exporters (inputanim/export.hpp, docs/EXPORT.md).
 #include <cmath>
-#include <cstring>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "options.hpp"
 #include "reading.hpp"
+#include "records/export_refusal.hpp"
 
 namespace inputanim::cli {
 
@@ -66,27 +67,20 @@ int run_export(const export_cli_options& o) {
     if (const std::optional<std::string> problem = option_problem(o, *format)) {
         return usage_error("export", *problem);
     }
+    const std::vector<std::string> inputs{o.input};
+    if (const std::optional<output_failure> itself = output_is_input(o.output, inputs)) {
+        return output_failed(*itself);
+    }
     validate_options how;
     how.layout = o.layout;
     how.limits.max_bytes = o.max_bytes;
-    // The exporters read every curve at once: a gzip file or standard input is held in memory.
+    // The exporter reads every curve at once: a gzip file or standard input is held in memory, a
+    // plain file read from its mapping (under the guard: the exporter's reads never allocate).
     whole_recording whole;
     if (const std::optional<int> status = read_recording(o.input, how, whole)) return *status;
-    // The exporters allocate as they go, which a read fault of a mapping must not interrupt
-    // (guard.hpp): a mapped file is copied into memory first, under the guard.
-    std::span<const std::byte> bytes = whole.bytes;
-    if (whole.storage.empty() && !bytes.empty()) {
-        whole.storage.resize(bytes.size());
-        if (const std::error_code io = guarded(
-                bytes, [&] { std::memcpy(whole.storage.data(), bytes.data(), bytes.size()); })) {
-            std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
-            return exit_unreadable;
-        }
-        bytes = whole.storage;
-    }
     recording rec;
-    if (const std::optional<int> status =
-            open_evaluable(o.input, bytes, how, o.level == level::full, "exports it anyway", rec)) {
+    if (const std::optional<int> status = open_evaluable(
+            o.input, whole.bytes, how, o.level == level::full, "exports it anyway", rec)) {
         return *status;
     }
     export_options e;
@@ -96,38 +90,24 @@ int run_export(const export_cli_options& o) {
     e.to = o.to;
     e.max_bytes = o.max_output_bytes;
     output_file out;
-    if (const std::optional<output_failure> failure = out.open(o.output)) {
+    if (const std::optional<output_failure> failure = out.open(o.output, inputs)) {
         return output_failed(*failure);
     }
-    const export_result r = export_recording(rec, out, e);
-    if (r.error == export_error::too_large) {
+    const std::span<const std::byte> mapped =
+        whole.storage.empty() ? whole.bytes : std::span<const std::byte>{};
+    const export_result r = export_recording(rec, out, e, mapped);
+    if (records::is_export_refusal(r)) {
         out.discard();
-        return usage_error("export",
-                           "the export would be " + std::to_string(r.size) +
-                               " bytes, more than --max-output-bytes " +
-                               std::to_string(o.max_output_bytes) +
-                               (*format == export_format::anim
-                                    ? std::string("; raise --max-output-bytes")
-                                    : std::string("; raise --max-output-bytes, lower --rate or "
-                                                  "narrow --from/--to-time")));
+        const records::export_refusal refusal =
+            records::describe_export_refusal(r, e, records::cli_export_names);
+        return refusal.kind == records::export_refusal_kind::options
+                   ? usage_error("export", refusal.message)
+                   : invalid_file(o.input, refusal.message);
     }
-    if (r.error == export_error::empty_window) {
+    if (r.source_failed) {
         out.discard();
-        return usage_error("export",
-                           "the window from --from to --to-time holds no time of the recording");
-    }
-    if (r.error == grid_error::bad_rate) {
-        out.discard();
-        return usage_error("export", "--rate " + number_text(o.rate) +
-                                         " is too small: its step 1 / rate is not a finite number");
-    }
-    if (r.error == grid_error::no_keys || r.error == grid_error::bad_time) {
-        out.discard();
-        return invalid_file(o.input, r.error == grid_error::no_keys
-                                         ? "the recording has no keyframes, so no time range: give "
-                                           "both --from and --to-time"
-                                         : "the recording's time range is not finite: give both "
-                                           "--from and --to-time");
+        std::cerr << "inputanim: " << printable(o.input) << ": " << r.error.message() << '\n';
+        return exit_unreadable;
     }
     if (r.error) return output_failed(out.failure(r.error));
     if (const std::optional<output_failure> failure = out.commit()) {
