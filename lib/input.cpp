@@ -518,9 +518,14 @@ whole_input read_whole(input& in, const validate_options& options,
     } else if (!r.valid()) {
         w.invalid = r.error;
     }
-    if (w.io || w.invalid) {
+    const bool damaged = w.invalid && w.invalid.code != errc::limit_exceeded;
+    if (w.io || (w.invalid && !damaged)) {
         storage.clear();
         storage.shrink_to_fit();
+        return w;
+    }
+    if (damaged) {
+        w.read_before = storage;
         return w;
     }
     w.bytes = storage;

@@ -1121,3 +1121,129 @@ TEST_F(Serve, ThreadsTheSystemRefusesLeaveFewerWithAWarningNotAnAbort) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every curve keyed at 0 and 600 s: a file of 10 KB whose .glb is 55 MB at 60 Hz.
+bytes long_export_file() {
+    model m;
+    for (curve& c : m.curves) c.keys = {{0.0f, 0.0f}, {600.0f, 1.0f}};
+    return write(m);
+}
+
+// The value of a header field of a response, "" without it.
+std::string field_of(const std::string& response, const std::string& name) {
+    const std::size_t at = response.find("\r\n" + name + ": ");
+    if (at == std::string::npos) return "";
+    const std::size_t start = at + name.size() + 4;
+    return response.substr(start, response.find("\r\n", start) - start);
+}
+
+TEST_F(Serve, AnExportIsStreamedOffTheConnectionsThreadsWithItsExactLength) {
+    const std::string file = write_file("long.bin", long_export_file());
+    ASSERT_EQ(run({"export", file, path("long.glb")}).status, 0);
+    const std::uintmax_t size = std::filesystem::file_size(path("long.glb"));
+    ASSERT_GT(size, std::uintmax_t{50} << 20);
+    server_process& s = start_view({file});
+    ASSERT_GT(s.port(), 0) << s.log();
+    const long before = s.resident_kib();
+    // Four clients ask for the export and read only its head: each answer is in flight.
+    std::vector<std::unique_ptr<raw_client>> readers;
+    for (int i = 0; i < 4; ++i) {
+        readers.push_back(std::make_unique<raw_client>(s.port()));
+        ASSERT_TRUE(readers.back()->send(get("/api/recordings/0/export.glb")));
+    }
+    for (const auto& c : readers) {
+        const std::string head = c->peek(512, 60s);
+        EXPECT_TRUE(head.starts_with("HTTP/1.1 200 OK\r\n")) << head.substr(0, 200);
+        EXPECT_EQ(field_of(head, "Content-Length"), std::to_string(size));
+        EXPECT_EQ(field_of(head, "Content-Type"), "model/gltf-binary");
+    }
+    // Nothing the size of the export is held: four of them in flight cost a few pieces each
+    // (held whole, they would be 220 MB).
+    EXPECT_LT(s.resident_kib() - before, 32 * 1024) << before << " KiB before";
+    // A fifth is refused while the four hold their places; /healthz is answered at once.
+    raw_client fifth(s.port());
+    ASSERT_TRUE(fifth.send(get("/api/recordings/0/export.glb")));
+    EXPECT_EQ(fifth.peek(12, 30s), "HTTP/1.1 503");
+    raw_client health(s.port());
+    const steady::time_point sent = steady::now();
+    ASSERT_TRUE(health.send(get("/healthz")));
+    EXPECT_EQ(health.peek(12, 30s), "HTTP/1.1 200");
+    EXPECT_LT(steady::now() - sent, 1s);
+    // Once their connections are gone their places are free again, and an export read to its end
+    // is the export command's file, byte for byte.
+    for (const auto& c : readers) c->reset();
+    const steady::time_point deadline = steady::now() + 30s;
+    reply r;
+    do {
+        r = curl({"--max-time", "120", s.url("/api/recordings/0/export.glb")});
+    } while (r.status == 503 && steady::now() < deadline);
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.body.size(), size);
+    EXPECT_TRUE(r.body == slurp(path("long.glb")));
+}
+
+TEST_F(Serve, AnExportOverItsCeilingIs413BeforeItsFirstByte) {
+    // Keyed at 0 and 16000 s: 1.4 GB of glTF, over the command's default ceiling of 1 GiB.
+    model m;
+    for (curve& c : m.curves) c.keys = {{0.0f, 0.0f}, {16000.0f, 1.0f}};
+    const std::string file = write_file("longer.bin", m);
+    server_process& s = start_view({file});
+    const reply r = curl({s.url("/api/recordings/0/export.glb")});
+    EXPECT_EQ(r.status, 413);
+    EXPECT_EQ(r.object()["error"], "too_large");
+    EXPECT_NE(r.object()["message"].get<std::string>().find("more than the ceiling 1073741824"),
+              std::string::npos)
+        << r.body;
+}
+
+TEST_F(Serve, TheViewersDataIsNotForOtherSitesPages) {
+    const std::string file = write_file("rec.bin", recording());
+    server_process& s = start_view({file});
+    for (const std::string& target :
+         {std::string("/api/recordings/0/export.glb"), std::string("/api/recordings/0/frames"),
+          std::string("/api/recordings/0"), std::string("/api/recordings")}) {
+        for (const std::string& fields : {std::string("Sec-Fetch-Site: cross-site\r\n"),
+                                          std::string("Origin: http://attacker.example\r\n")}) {
+            const reply r = curl({"-H", fields.substr(0, fields.size() - 2), s.url(target)});
+            EXPECT_EQ(r.status, 403) << target << ' ' << fields;
+            EXPECT_EQ(r.object()["error"], "cross_site") << r.body;
+        }
+        // The page's own requests, and a client that is no browser's page.
+        EXPECT_EQ(curl({"-H", "Sec-Fetch-Site: same-origin", s.url(target)}).status, 200) << target;
+        EXPECT_EQ(curl({s.url(target)}).status, 200) << target;
+    }
+    // A link from another site to the page itself is a navigation: answered.
+    EXPECT_EQ(curl({"-H", "Sec-Fetch-Site: cross-site", s.url("/")}).status, 200);
+}
+
+TEST_F(Serve, ADamagedGzipFileStillPlaysWhatWasInflatedBeforeTheDamage) {
+    const bytes file = recording();
+    const bytes packed = gzip_compress(file);
+    bytes trailing = packed;
+    for (int i = 0; i < 16; ++i) trailing.push_back(std::byte{0x5a});
+    bytes cut = packed;
+    cut.resize(packed.size() * 2 / 3);
+    server_process& s = start_view({write_file("trailing.bin.gz", trailing),
+                                    write_file("cut.bin.gz", cut), write_file("plain.bin", file)});
+    ASSERT_GT(s.port(), 0) << s.log();
+    const json whole = curl({s.url("/api/recordings/2")}).object();
+    const json after = curl({s.url("/api/recordings/0")}).object();
+    // Garbage after the gzip stream: every frame plays, and the note places the damage.
+    EXPECT_EQ(after["frames"], whole["frames"]);
+    EXPECT_EQ(after["report"]["error"]["code"], "bad_compression");
+    EXPECT_NE(after["note"].get<std::string>().find(
+                  "the gzip stream is damaged at compressed byte " +
+                  std::to_string(after["report"]["error"]["offset"].get<std::uint64_t>())),
+              std::string::npos)
+        << after["note"];
+    // Cut short: what was inflated plays, and the structure breaks where its bytes end.
+    const json short_one = curl({s.url("/api/recordings/1")}).object();
+    EXPECT_GT(short_one["frames"].get<std::uint64_t>(), 0u);
+    const std::string note = short_one["note"];
+    EXPECT_NE(note.find("the structure breaks at byte "), std::string::npos) << note;
+    EXPECT_EQ(note.find("the structure breaks at byte 0:"), std::string::npos) << note;
+}
+
+}  // namespace

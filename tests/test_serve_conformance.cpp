@@ -593,6 +593,34 @@ TEST_F(ServeConformance, APostFromThisServersPageOrWithoutOriginIsAnswered) {
         200);
 }
 
+TEST_F(ServeConformance, AnOriginOnTheLoopbackNamesMustBeOnThePortBound) {
+    server_process& s = start({"--allow-host", "viewer.example"});
+    const std::string port = std::to_string(s.port());
+    const std::string host = "Host: 127.0.0.1:" + port + "\r\n";
+    const auto status_of = [&](const std::string& origin) {
+        raw_client c(s.port());
+        return answer_to(c, request_to("POST /validate HTTP/1.1",
+                                       host + "Origin: " + origin + "\r\n", small_recording()))
+            .status;
+    };
+    // A page on port 80 (no port in its Origin) or on another port is another origin.
+    for (const std::string& other :
+         {std::string("http://localhost"), std::string("http://127.0.0.1"),
+          std::string("http://[::1]"), std::string("http://localhost:80"),
+          "http://localhost:" + std::to_string(s.port() == 65535 ? 1 : s.port() + 1)}) {
+        EXPECT_EQ(status_of(other), 403) << other;
+    }
+    for (const std::string& own :
+         {"http://localhost:" + port, "http://127.0.0.1:" + port, "http://LOCALHOST:" + port}) {
+        EXPECT_EQ(status_of(own), 200) << own;
+    }
+    // A --allow-host name: any port (behind a proxy the port is the proxy's).
+    for (const std::string& proxied :
+         {std::string("http://viewer.example"), std::string("http://viewer.example:8080")}) {
+        EXPECT_EQ(status_of(proxied), 200) << proxied;
+    }
+}
+
 TEST_F(ServeConformance, AllowHostAddsAProxysNameOnAnyPortAndItsHttpsOrigin) {
     server_process& s = start({"--allow-host", "viewer.example", "--allow-host", "other.example"});
     for (const std::string& fields : std::vector<std::string>{

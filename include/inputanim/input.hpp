@@ -239,6 +239,11 @@ struct whole_input {
     error invalid{};
     std::error_code io;
     std::optional<std::uint64_t> compressed_bytes;
+    // When `invalid` is the damage of what was read, not its size (a structural error of the
+    // recording, or a gzip stream damaged or cut short after its header): the recording's bytes
+    // read (inflated) before the reading stopped, in the storage, for a caller that plays what can
+    // still be played (the viewer). Empty otherwise.
+    std::span<const std::byte> read_before;
 };
 // A mapped plain file as it is; anything else (gzip, a stream) is read into `storage` only after
 // its first bytes passed the header check (a gzip of zeros is bad_magic after one piece), growing

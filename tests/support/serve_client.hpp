@@ -159,6 +159,12 @@ class server_process {
     }
 
     void signal(int sig) const { ::kill(pid_, sig); }
+    // The server's resident memory now (VmRSS), in KiB; 0 when it cannot be read.
+    long resident_kib() const {
+        const std::string status = slurp("/proc/" + std::to_string(pid_) + "/status");
+        const std::size_t at = status.find("VmRSS:");
+        return at == std::string::npos ? 0 : std::stol(status.substr(at + 6));
+    }
     // Waits up to `limit` for the server to exit: its exit status, or -1 (it is then killed).
     // With `repeating`, sends that signal every millisecond until then, as a supervisor that
     // repeats itself would.

@@ -86,14 +86,16 @@ int run_view(const view_options& o) {
             return exit_unreadable;
         }
         const std::string url = "/api/recordings/" + std::to_string(site->recordings.size());
+        // What can be played: all of it, or what was read before the damage.
+        const std::span<const std::byte> playable = http::playable_bytes(whole);
         site->names.push_back(name);
-        site->recordings.push_back(http::prepare_recording(
-            name, whole.bytes, whole.mapped, c.rep, c.bytes, c.compressed_bytes, how, o.rate,
-            http::viewer_max_frame_bytes, default_max_rows, url + "/frames",
-            whole.invalid ? "the recording could not be read whole: nothing to play" : ""));
+        site->recordings.push_back(
+            http::prepare_recording(name, playable, whole.mapped, c.rep, c.bytes,
+                                    c.compressed_bytes, how, o.rate, http::viewer_max_frame_bytes,
+                                    default_max_rows, url + "/frames", http::playable_note(whole)));
         http::viewer_site::source& kept = site->sources.emplace_back();
         kept.layout = how.layout;
-        kept.bytes = whole.bytes;
+        kept.bytes = playable;
         kept.storage = std::move(storage);
         if (!kept.storage.empty()) kept.bytes = kept.storage;
         kept.in = std::move(in);

@@ -184,16 +184,22 @@ std::optional<refusal> host_error(const request_parser& parser, const host_polic
                                      std::string(trimmed(req[http::field::host])) +
                                      ": it answers as localhost, 127.0.0.1, [::1], its listen "
                                      "address and the names given with --allow-host");
-    } else if (req.method() == http::verb::post) {
+    } else if (req.method() == http::verb::post ||
+               std::string_view(req.target()).starts_with("/api/")) {
+        const bool post = req.method() == http::verb::post;
         const bool cross_site = req.base().count(http::field::origin) > 0 &&
                                 !policy.allows_origin(trimmed(req[http::field::origin]));
         if (cross_site || beast::iequals(trimmed(req["Sec-Fetch-Site"]), "cross-site")) {
             const std::string from =
                 cross_site ? "Origin " + std::string(trimmed(req[http::field::origin]))
                            : std::string("Sec-Fetch-Site: cross-site");
-            refused = error_response(403, "cross_site",
-                                     "a POST from an other site's page (" + from +
-                                         ") is refused: upload from this server's own page");
+            refused = error_response(
+                403, "cross_site",
+                post ? "a POST from an other site's page (" + from +
+                           ") is refused: upload from this server's own page"
+                     : "the viewer's data is for its own page: a request from an other site's "
+                       "page (" +
+                           from + ") is refused");
         }
     }
     if (!refused) return std::nullopt;

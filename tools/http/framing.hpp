@@ -64,14 +64,20 @@ class host_policy {
         return std::any_of(local_.begin(), local_.end(), same);
     }
 
-    // An Origin (RFC 6454 §7) this server's pages have: http:// and an allowed host, or
-    // https:// and a --allow-host name (a proxy in front ending TLS).
+    // An Origin (RFC 6454 §7) this server's pages have: http:// and a --allow-host name on any
+    // port (behind a proxy the port is the proxy's), or a loopback name or the listen address on
+    // the port bound (80 when the Origin gives none: a page on another port is another origin);
+    // or https:// and a --allow-host name (a proxy in front ending TLS).
     bool allows_origin(std::string_view origin) const {
         constexpr std::string_view http = "http://";
         constexpr std::string_view https = "https://";
         if (origin.size() > http.size() &&
             boost::beast::iequals(origin.substr(0, http.size()), http)) {
-            return allows(origin.substr(http.size()));
+            const std::string_view rest = origin.substr(http.size());
+            if (allows(rest, true)) return true;
+            const std::optional<authority> a = split_authority(rest);
+            return a && (a->port.empty() ? std::string_view("80") : a->port) == port_ &&
+                   allows(rest);
         }
         if (origin.size() > https.size() &&
             boost::beast::iequals(origin.substr(0, https.size()), https)) {
@@ -94,9 +100,10 @@ class host_policy {
 std::optional<refusal> framing_error(const request_parser& parser);
 
 // Refuses a request whose Host is not this server's (421: a DNS rebinding, or a client that
-// meant an other server), a POST from an other site's page (403: its Origin, or
-// Sec-Fetch-Site: cross-site), and an HTTP/1.1 request without exactly one Host (400, RFC 9112
-// §3.2). A request without Origin (curl, scripts) is not a browser's cross-site request.
+// meant an other server), a POST, or a GET of the viewer's data (/api/...), from an other site's
+// page (403: its Origin, or Sec-Fetch-Site: cross-site; an export is hundreds of megabytes no
+// other site should be able to ask for), and an HTTP/1.1 request without exactly one Host (400,
+// RFC 9112 §3.2). A request without Origin (curl, scripts) is not a browser's cross-site request.
 std::optional<refusal> host_error(const request_parser& parser, const host_policy& policy);
 
 // An Allow list: a resource that accepts GET accepts HEAD too (the server routes HEAD as GET).

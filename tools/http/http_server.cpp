@@ -123,8 +123,10 @@ struct answer : response {
     // The request body was not read to its end, or where it ends is unknown: answer with
     // Connection: close, then linger.
     bool body_unread = false;
-    // For an upload to POST /view: its place, held while the answer is sent.
+    // For an upload to POST /view or an export: its place, held while the answer is sent.
     upload_place place;
+    // An export's body, made piece by piece on the workers as it is sent (its length known).
+    std::shared_ptr<export_job> job;
 };
 
 answer error_answer(unsigned status, std::string_view code, std::string message) {
@@ -303,6 +305,9 @@ class server {
                                            const std::string& name, bool for_viewer);
     net::awaitable<bool> respond(connection& c, answer& a, unsigned version, bool keep_alive,
                                  bool head);
+    net::awaitable<bool> send_export(connection& c, answer& a, unsigned version, bool keep_alive,
+                                     bool head);
+    net::awaitable<answer> export_recording(std::size_t index);
 
     server_config config_;
     server_state state_;
@@ -547,9 +552,10 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
             keep_alive = parser.is_done() && req.keep_alive();
         }
         const bool kept = co_await respond(*c, a, version, keep_alive, head);
-        // Sent, or never to be: the frames are freed and the upload's place given back before
-        // any lingering.
+        // Sent, or never to be: the frames or the export are freed and the place given back
+        // before any lingering.
         std::string().swap(a.body);
+        a.job.reset();
         a.place.release();
         log_request(c->peer, method, ec ? "-" : parser.get().target(), a.status, received, start);
         if (!kept) {
@@ -569,6 +575,7 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
 net::awaitable<bool> server::respond(connection& c, answer& a, unsigned version, bool keep_alive,
                                      bool head) {
     if (a.unsendable) co_return false;
+    if (a.job) co_return co_await send_export(c, a, version, keep_alive, head);
     http::response<http::span_body<const char>> res{static_cast<http::status>(a.status), version};
     res.set(http::field::server, server_name);
     res.set(http::field::content_type, a.content_type);
@@ -583,6 +590,85 @@ net::awaitable<bool> server::respond(connection& c, answer& a, unsigned version,
     c.stream.expires_after(config_.timeout);
     co_await http::async_write(c.stream, res, to(ec));
     co_return !ec && res.keep_alive();
+}
+
+// The export's body as it is made: each piece made on a worker, then written, so that a slow
+// client holds one piece and an export never holds a connection's strand while it evaluates.
+net::awaitable<bool> server::send_export(connection& c, answer& a, unsigned version,
+                                         bool keep_alive, bool head) {
+    http::response<http::buffer_body> res{static_cast<http::status>(a.status), version};
+    res.set(http::field::server, server_name);
+    res.set(http::field::content_type, a.content_type);
+    res.keep_alive(keep_alive && !a.body_unread && !state_.stopping);
+    res.content_length(a.job->size());
+    res.body().data = nullptr;
+    res.body().more = true;
+    http::response_serializer<http::buffer_body> serializer{res};
+    beast::error_code ec;
+    c.stream.expires_after(config_.timeout);
+    co_await http::async_write_header(c.stream, serializer, to(ec));
+    if (ec) co_return false;
+    if (head) co_return res.keep_alive();
+    for (;;) {
+        std::error_code io;
+        std::span<const std::byte> piece;
+        try {
+            piece = co_await net::co_spawn(
+                workers_.executor(),
+                [&]() -> net::awaitable<std::span<const std::byte>> { co_return a.job->next(io); },
+                net::use_awaitable);
+        } catch (const std::exception&) {
+            io = std::make_error_code(std::errc::not_enough_memory);
+        }
+        if (io) {
+            // The status is sent: the body can only be cut short, and the connection closed.
+            std::cerr << "inputanim serve: an export could not be finished: " << io.message()
+                      << '\n';
+            co_return false;
+        }
+        res.body().data = const_cast<std::byte*>(piece.data());
+        res.body().size = piece.size();
+        res.body().more = !piece.empty();
+        c.stream.expires_after(config_.timeout);
+        co_await http::async_write(c.stream, serializer, to(ec));
+        if (ec == http::error::need_buffer) ec = {};
+        if (ec) co_return false;
+        if (piece.empty()) break;
+    }
+    co_return res.keep_alive();
+}
+
+// GET /api/recordings/N/export.glb: one of the places of POST /view, and the plan made on a
+// worker (it reads the whole recording's times and keys once).
+net::awaitable<answer> server::export_recording(std::size_t index) {
+    answer a;
+    if (++state_.viewing > viewer_max_uploads) {
+        --state_.viewing;
+        co_return error_answer(503, "busy",
+                               "the server is answering its maximum number of uploads to view "
+                               "and exports (" +
+                                   std::to_string(viewer_max_uploads) + "); retry later");
+    }
+    upload_place place(state_.viewing);
+    try {
+        const viewer_site::source& source = config_.site->sources[index];
+        std::shared_ptr<export_job> job = co_await net::co_spawn(
+            workers_.executor(),
+            [&]() -> net::awaitable<std::shared_ptr<export_job>> {
+                co_return std::make_shared<export_job>(source);
+            },
+            net::use_awaitable);
+        if (job->refused()) {
+            a.take(*job->refused());
+        } else {
+            a.job = std::move(job);
+            a.content_type = "model/gltf-binary";
+        }
+    } catch (const std::bad_alloc&) {
+        a = error_answer(503, "out_of_memory", "the export could not be allocated; retry later");
+    }
+    a.place = std::move(place);
+    co_return a;
 }
 
 net::awaitable<answer> server::route(connection& c, request_parser& parser,
@@ -614,13 +700,19 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
         co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query),
                                            false);
     }
+    const viewer_resource resource = find_viewer_resource(config_.site.get(), path);
+    if (req.method() == http::verb::get && resource.what == viewer_resource::kind::export_glb) {
+        a = co_await export_recording(resource.index);
+        a.body_unread = !parser.is_done();
+        co_return a;
+    }
     std::optional<response> page;
-    if (req.method() == http::verb::get) page = viewer_get(config_.site.get(), path);
+    if (req.method() == http::verb::get) page = viewer_get(config_.site.get(), resource);
     if (page) {
         a.take(std::move(*page));
     } else if (path == "/healthz" && req.method() == http::verb::get) {
         a.take(health_response());
-    } else if (post_only || path == "/healthz" || viewer_get(nullptr, path)) {
+    } else if (post_only || path == "/healthz" || resource.what != viewer_resource::kind::none) {
         a = error_answer(405, "method_not_allowed",
                          std::string(path) + " accepts " + (post_only ? "POST" : "GET") + " only");
         a.allow = post_only ? "POST" : "GET";

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "inputanim/inputanim.hpp"
+#include "records/export_refusal.hpp"
 #include "records/metrics_json.hpp"
 #include "records/report_json.hpp"
 #include "records/text.hpp"
@@ -29,6 +30,11 @@ using records::printable;
 using records::report_json;
 
 namespace {
+
+// The export's options as the route names them: it takes none (60 Hz, the whole recording, the
+// command's ceiling).
+constexpr records::export_option_names viewer_export_names{"the ceiling", "the rate", "the start",
+                                                           "the end"};
 
 // Whether the report says that this curve's own bytes are wrong (its keys, or its header).
 bool named_invalid(const report& rep, const curve_view& c) {
@@ -68,16 +74,18 @@ grid_error frames_grid(const recording& rec, resampler& rs, double& rate,
 }
 
 // Reads the whole recording behind a gzip upload: the front door copies the body into an anonymous
-// in-memory file, which it maps and inflates as it does a .bin.gz on disk.
-std::span<const std::byte> inflate_upload(std::span<const std::byte> body,
-                                          const validate_options& how, input& in,
-                                          std::vector<std::byte>& storage) {
+// in-memory file, which it maps and inflates as it does a .bin.gz on disk. A stream damaged or cut
+// short gives what was inflated before the damage (playable_note says so).
+whole_input inflate_upload(std::span<const std::byte> body, const validate_options& how, input& in,
+                           std::vector<std::byte>& storage) {
     std::error_code ec;
     in = input::from_bytes(body, ec);
-    if (ec) return {};
-    const whole_input whole = read_whole(in, how, storage);
-    if (whole.io || whole.invalid) return {};
-    return whole.bytes;
+    if (ec) {
+        whole_input failed;
+        failed.io = ec;
+        return failed;
+    }
+    return read_whole(in, how, storage);
 }
 
 // The timeline's events as measure() sends them, each kind into the collector event_rows reads
@@ -172,6 +180,22 @@ timeline_metrics measure_timeline(const recording& rec, std::span<const std::byt
 
 }  // namespace
 
+std::span<const std::byte> playable_bytes(const whole_input& whole) {
+    return whole.invalid ? whole.read_before : whole.bytes;
+}
+
+std::string playable_note(const whole_input& whole) {
+    if (whole.io)
+        return "the recording could not be read: " + whole.io.message() + ": nothing to play";
+    if (!whole.invalid) return {};
+    if (whole.read_before.empty()) return "the recording could not be read whole: nothing to play";
+    // A structural error is placed by prepare_recording, in the recording's own bytes.
+    if (whole.invalid.code != errc::bad_compression) return {};
+    return "the gzip stream is damaged at compressed byte " + std::to_string(whole.invalid.offset) +
+           ": the " + std::to_string(whole.read_before.size()) +
+           " recording bytes inflated before it play";
+}
+
 viewer_recording prepare_recording(std::string_view name, std::span<const std::byte> bytes,
                                    bool mapped, const report& rep, std::uint64_t file_bytes,
                                    std::optional<std::uint64_t> compressed_bytes,
@@ -238,15 +262,15 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
     }
 
     std::string why(note);
+    const auto add_why = [&](const std::string& n) { why += (why.empty() ? "" : "; ") + n; };
     if (io || sample_io) {
         why = "the file could not be read: " + (io ? io : sample_io).message();
     } else if (structural) {
-        why = "the structure breaks at byte " + std::to_string(structural.offset) +
-              ": only the curves before it are shown";
+        add_why("the structure breaks at byte " + std::to_string(structural.offset) +
+                ": only the curves before it are shown");
     } else if (!omitted.empty()) {
-        why = "the curve with the invalid keyframe is left out; the other curves play";
+        add_why("the curve with the invalid keyframe is left out; the other curves play");
     }
-    const auto add_why = [&](const std::string& n) { why += (why.empty() ? "" : "; ") + n; };
     if (!io) {
         const summary& s = rec.summary();
         const std::string span = "from " + number_text(double{s.start.value_or(0.0f)}) + " to " +
@@ -336,95 +360,129 @@ std::string_view viewer_build_hint() {
            "web/ with npm ci and esbuild; docs/VIEWER.md)";
 }
 
-namespace {
-
-class string_sink final : public byte_sink {
-  public:
-    explicit string_sink(std::string& out) noexcept : out_(out) {}
-    std::error_code write(std::span<const std::byte> bytes) override {
-        out_.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-        return {};
-    }
-
-  private:
-    std::string& out_;
-};
-
-// `inputanim export`'s .glb of a recording of the site, with the command's defaults (60 Hz, the
-// whole recording, its ceiling on the size).
-response export_glb(const viewer_site::source& s) {
-    // The exporter allocates as it goes, which a read fault of a mapping must not interrupt
-    // (guard.hpp): the bytes are copied first, under the guard.
-    std::vector<std::byte> copy(s.bytes.size());
-    if (guarded(s.bytes, [&] { std::memcpy(copy.data(), s.bytes.data(), copy.size()); })) {
-        return error_response(500, "io_error", "the recording could not be read again");
-    }
-    recording rec;
-    if (rec.open(copy, {s.layout, {}})) {
-        return error_response(422, "invalid", "the recording's structure is not sound");
-    }
-    response r;
-    string_sink sink(r.body);
-    const export_result e = export_recording(rec, sink, export_options{});
-    if (e.error == export_error::too_large) {
-        return error_response(413, "too_large",
-                              "the export would be " + std::to_string(e.size) +
-                                  " bytes, more than " + std::to_string(default_max_export_bytes));
-    }
-    if (e.error) return error_response(422, "cannot_export", e.error.message());
-    r.content_type = "model/gltf-binary";
-    return r;
-}
-
-}  // namespace
-
-std::optional<response> viewer_get(const viewer_site* site, std::string_view path) {
-    response r;
-    if (path == "/" || path == "/index.html") {
-        const std::string_view page = viewer_page();
-        r.lasting_body = page.empty() ? viewer_missing_page() : page;
-        r.content_type = "text/html; charset=utf-8";
-        return r;
-    }
+viewer_resource find_viewer_resource(const viewer_site* site, std::string_view path) {
+    using kind = viewer_resource::kind;
+    if (path == "/" || path == "/index.html") return {kind::page};
     constexpr std::string_view api = "/api/recordings";
-    if (!path.starts_with(api)) return std::nullopt;
+    if (!path.starts_with(api)) return {};
     const std::size_t count = site != nullptr ? site->recordings.size() : 0;
-    if (path == api) {
-        nlohmann::json list = nlohmann::json::array();
-        for (std::size_t i = 0; i < count; ++i) {
-            list.push_back({{"index", i},
-                            {"name", site->names[i]},
-                            {"description", std::string(api) + "/" + std::to_string(i)}});
-        }
-        r.body = json_text(list);
-        return r;
-    }
+    if (path == api) return {kind::list};
     std::string_view rest = path.substr(api.size());
-    if (!rest.starts_with('/')) return std::nullopt;
+    if (!rest.starts_with('/')) return {};
     rest.remove_prefix(1);
-    const bool frames = rest.ends_with("/frames");
-    if (frames) rest.remove_suffix(std::string_view("/frames").size());
-    const bool glb = rest.ends_with("/export.glb");
-    if (glb) rest.remove_suffix(std::string_view("/export.glb").size());
+    kind what = kind::description;
+    for (const auto& [suffix, k] : {std::pair{std::string_view("/frames"), kind::frames},
+                                    std::pair{std::string_view("/export.glb"), kind::export_glb}}) {
+        if (rest.ends_with(suffix)) {
+            rest.remove_suffix(suffix.size());
+            what = k;
+            break;
+        }
+    }
     std::size_t index = 0;
     const auto [end, err] = std::from_chars(rest.data(), rest.data() + rest.size(), index);
     if (rest.empty() || err != std::errc{} || end != rest.data() + rest.size() || index >= count) {
-        r.status = 404;
-        r.body = json_text({{"status", 404},
-                            {"error", "not_found"},
-                            {"message", "no recording " + std::string(rest) + " (there are " +
-                                            std::to_string(count) + ")"}});
-        return r;
+        return {kind::missing, count, rest};
     }
-    const viewer_recording& rec = site->recordings[index];
-    if (glb) return export_glb(site->sources[index]);
-    if (frames) {
-        r.lasting_body = rec.frames;
-        r.content_type = "application/octet-stream";
-    } else {
-        r.body = rec.description;
+    return {what, index};
+}
+
+std::optional<response> viewer_get(const viewer_site* site, const viewer_resource& found) {
+    using kind = viewer_resource::kind;
+    response r;
+    switch (found.what) {
+        case kind::none:
+        case kind::export_glb:
+            return std::nullopt;
+        case kind::page: {
+            const std::string_view page = viewer_page();
+            r.lasting_body = page.empty() ? viewer_missing_page() : page;
+            r.content_type = "text/html; charset=utf-8";
+            return r;
+        }
+        case kind::list: {
+            nlohmann::json list = nlohmann::json::array();
+            const std::size_t count = site != nullptr ? site->recordings.size() : 0;
+            for (std::size_t i = 0; i < count; ++i) {
+                list.push_back({{"index", i},
+                                {"name", site->names[i]},
+                                {"description", "/api/recordings/" + std::to_string(i)}});
+            }
+            r.body = json_text(list);
+            return r;
+        }
+        case kind::missing:
+            r.status = 404;
+            r.body =
+                json_text({{"status", 404},
+                           {"error", "not_found"},
+                           {"message", "no recording " + std::string(found.asked) + " (there are " +
+                                           std::to_string(found.index) + ")"}});
+            return r;
+        case kind::description:
+            r.body = site->recordings[found.index].description;
+            return r;
+        case kind::frames:
+            r.lasting_body = site->recordings[found.index].frames;
+            r.content_type = "application/octet-stream";
+            return r;
     }
-    return r;
+    return std::nullopt;
+}
+
+export_job::export_job(const viewer_site::source& source) : source_(source) {
+    const std::span<const std::byte> bytes = source.bytes;
+    const bool mapped = source.storage.empty();
+    const auto reading = [&](auto&& step) {
+        return mapped ? guarded(bytes, step) : (step(), std::error_code{});
+    };
+    error structural;
+    if (reading([&] { structural = rec_.open(bytes, {source.layout, {}}); })) {
+        refused_ = error_response(500, "io_error", "the recording could not be read again");
+        return;
+    }
+    if (structural) {
+        refused_ = error_response(422, "invalid", "the recording's structure is not sound");
+        return;
+    }
+    exporter_.emplace(rec_, export_options{});
+    export_result planned;
+    if (reading([&] { planned = exporter_->plan(); })) {
+        refused_ = error_response(500, "io_error", "the recording could not be read again");
+        return;
+    }
+    if (planned.error) {
+        const bool over = planned.error == export_error::too_large ||
+                          planned.error == export_error::glb_too_large;
+        refused_ = error_response(
+            over ? 413 : 422, over ? "too_large" : "cannot_export",
+            records::describe_export_refusal(planned, export_options{}, viewer_export_names)
+                .message);
+        return;
+    }
+    if (planned.buffer_bytes > export_max_held_bytes) {
+        refused_ = error_response(
+            413, "too_large",
+            "the export would hold " + std::to_string(planned.buffer_bytes) +
+                " bytes while it is sent (its JSON: the markers), more than " +
+                std::to_string(export_max_held_bytes) + "; export it with `inputanim export`");
+        return;
+    }
+    if (exporter_->prepare()) {
+        refused_ = error_response(503, "out_of_memory",
+                                  "the export's buffers could not be allocated; retry later");
+        return;
+    }
+    size_ = planned.size;
+}
+
+export_job::~export_job() = default;
+
+std::span<const std::byte> export_job::next(std::error_code& io) noexcept {
+    std::span<const std::byte> piece;
+    const auto step = [&] { piece = exporter_->next(); };
+    io = source_.storage.empty() ? guarded(source_.bytes, step) : (step(), std::error_code{});
+    return io ? std::span<const std::byte>{} : piece;
 }
 
 response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
@@ -435,8 +493,9 @@ response viewer_upload(std::string_view name, std::span<const std::byte> kept, b
     std::span<const std::byte> bytes = kept;
     std::string note;
     if (gzip) {
-        bytes = inflate_upload(kept, how, in, storage);
-        if (bytes.empty()) note = "the gzip upload could not be inflated whole: nothing to play";
+        const whole_input whole = inflate_upload(kept, how, in, storage);
+        bytes = playable_bytes(whole);
+        note = playable_note(whole);
     }
     viewer_recording prepared = prepare_recording(
         name, bytes, false, rep, recording_bytes, compressed_bytes, how, viewer_default_rate,

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "http/response.hpp"
+#include "inputanim/export.hpp"
 #include "inputanim/input.hpp"
+#include "inputanim/recording.hpp"
 #include "inputanim/validate.hpp"
 
 namespace inputanim::http {
@@ -70,6 +72,13 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
                                    std::uint64_t max_frame_bytes, std::uint64_t max_samples,
                                    std::string_view frames_url, std::string_view note = {});
 
+// What of a recording read whole (read_whole) can be played: its bytes, or when they are damaged
+// (a structural error, a gzip stream damaged or cut short) those read before the damage.
+std::span<const std::byte> playable_bytes(const whole_input& whole);
+// The note the description gives for what playable_bytes left out (empty when nothing was, or
+// when prepare_recording places the break itself: a structural error of the recording).
+std::string playable_note(const whole_input& whole);
+
 // What `inputanim view` serves: the recordings named on its command line.
 struct viewer_site {
     std::vector<std::string> names;
@@ -92,11 +101,56 @@ std::string_view viewer_missing_page();
 // How to build the page, for a person.
 std::string_view viewer_build_hint();
 
-// Answers GET `path` when it is one of the viewer's: /, /api/recordings, /api/recordings/N,
-// /api/recordings/N/frames and /api/recordings/N/export.glb (inputanim export's glTF at 60 Hz,
-// under its default ceiling on the size). `site` is null for `serve`, which has no recordings of
-// its own; else it must outlive the response.
-std::optional<response> viewer_get(const viewer_site* site, std::string_view path);
+// Which of the viewer's resources a path names: /, /api/recordings, /api/recordings/N,
+// /api/recordings/N/frames, /api/recordings/N/export.glb, or an N the site does not have
+// (missing). `site` is null for `serve`, which has no recordings of its own.
+struct viewer_resource {
+    enum class kind : std::uint8_t { none, page, list, description, frames, export_glb, missing };
+    kind what = kind::none;
+    // description, frames, export_glb: the recording; missing: how many the site has.
+    std::size_t index = 0;
+    // missing: the N asked for, as the path gives it.
+    std::string_view asked;
+};
+viewer_resource find_viewer_resource(const viewer_site* site, std::string_view path);
+
+// Answers GET of a resource found by find_viewer_resource, but export_glb (an export_job's) and
+// none. `site` must outlive the response.
+std::optional<response> viewer_get(const viewer_site* site, const viewer_resource& r);
+
+// The answer to GET /api/recordings/N/export.glb: `inputanim export`'s .glb at 60 Hz under its
+// default ceiling on the size (default_max_export_bytes), planned whole before its first byte and
+// then made in pieces (inputanim::exporter), so that nothing the size of the export is held: the
+// exporter's piece and its JSON (export_result::buffer_bytes), at most export_max_held_bytes.
+// The source's mapping is read under the guard. Each step is a call the server makes on a
+// worker thread.
+class export_job {
+  public:
+    // Opens the recording and plans its export. The source must outlive the job.
+    explicit export_job(const viewer_site::source& source);
+    ~export_job();
+    export_job(const export_job&) = delete;
+    export_job& operator=(const export_job&) = delete;
+
+    // Why nothing is sent: 413 too_large over the ceiling (or past export_max_held_bytes), 422
+    // when the recording cannot be exported, 500 when it could not be read, 503 when the buffers
+    // could not be had; nullopt when the body follows.
+    const std::optional<response>& refused() const noexcept { return refused_; }
+    // The body's exact length.
+    std::uint64_t size() const noexcept { return size_; }
+    // The next piece of the body, valid until the next call; empty at its end. `io` when the
+    // file could not be read (the body is then cut short).
+    std::span<const std::byte> next(std::error_code& io) noexcept;
+
+  private:
+    const viewer_site::source& source_;
+    recording rec_;
+    std::optional<exporter> exporter_;
+    std::optional<response> refused_;
+    std::uint64_t size_ = 0;
+};
+// What one export may hold while it is sent: the /view upload's own bound on what it holds.
+inline constexpr std::uint64_t export_max_held_bytes = viewer_max_upload_frame_bytes;
 
 // The answer to POST /view: the upload's report, and when its bytes can still be read, its
 // description and frames (viewer_recording::bundle). `kept` holds the body as received (gzip or
