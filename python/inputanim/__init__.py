@@ -270,7 +270,8 @@ def index(paths, jobs=None, level="structure", layout="auto", limits=None, sqlit
     operands = _operands(paths)
     for operand in operands:
         if operand != b"-":
-            os.lstat(operand)
+            # By its str (os.fsdecode): an OSError names the path as every other one does.
+            os.lstat(os.fsdecode(operand))
     if (prune or force) and sqlite is None:
         raise ValueError("prune and force need sqlite")
     k, n = (0, 1) if shard is None else shard
@@ -287,9 +288,9 @@ def merge_index(output, inputs):
     output = _database(output)
     single = isinstance(inputs, (str, bytes, os.PathLike))
     names = [_database(name) for name in ([inputs] if single else inputs)]
-    for name in names:
-        if os.path.exists(name) and os.path.exists(output) and os.path.samefile(name, output):
-            raise ValueError(f"{name} is the output")
+    problem = _core.output_is_input(output, names)
+    if problem is not None:
+        raise ValueError(problem)
     _core.merge_index(output, names)
 
 
@@ -471,20 +472,30 @@ class Recording:
         bytes (format required). Returns the number of bytes written. Raises ValueError for an
         export refused (more than max_bytes, an empty window, ...), OSError for a failed write."""
         is_file = hasattr(path_or_file, "write")
+        path = None if is_file else _path(path_or_file)
         if format is None:
             if is_file:
                 raise ValueError("format is required to write to a file object")
-            format = os.path.splitext(os.fspath(path_or_file))[1].lstrip(".")
+            format = os.fsdecode(os.path.splitext(path)[1])[1:]
         if format not in ("glb", "gltf", "anim"):
             raise ValueError(f"format must be 'glb', 'gltf' or 'anim', not {format!r}")
         max_bytes = _integer("max_bytes", max_bytes, 1, 2**64 - 1)
         args = (format, float(rate), None if start is None else float(start),
                 None if stop is None else float(stop), max_bytes)
-        if is_file:
-            data = self._core.export(*args, None)
-            path_or_file.write(data)
-            return len(data)
-        return self._core.export(*args, os.fspath(path_or_file))
+        if not is_file:
+            return self._core.export(*args, path)
+        data = self._core.export(*args, None)
+        left = memoryview(data)
+        # A raw file object may take fewer bytes than it is given: the rest is written again.
+        while left:
+            taken = path_or_file.write(left)
+            if taken is None:
+                raise BlockingIOError(errno.EAGAIN, "the file object took no bytes (it would block)")
+            if isinstance(taken, bool) or not isinstance(taken, int) or not 0 < taken <= len(left):
+                raise OSError(errno.EIO, f"the file object's write() returned {taken!r} for "
+                                         f"{len(left)} bytes")
+            left = left[taken:]
+        return len(data)
 
     def sample(self, rate, curves=None, start=None, stop=None, max_rows=DEFAULT_MAX_ROWS):
         """Resamples curves onto the time grid start + i / rate up to stop (by default the

@@ -35,6 +35,7 @@
 #include "inputanim/recording.hpp"
 #include "inputanim/validate.hpp"
 #include "records/ceilings.hpp"
+#include "records/export_refusal.hpp"
 #include "records/index_row.hpp"
 #include "records/indexer.hpp"
 #include "records/metrics_json.hpp"
@@ -598,29 +599,25 @@ class open_recording {
     // its size returned. ValueError for what the exporter refuses, OSError for a failed write.
     py::object export_as(const std::string& format, double rate, std::optional<double> start,
                          std::optional<double> stop, std::uint64_t max_bytes,
-                         std::optional<std::string> path) const {
+                         const py::object& path_name) const {
         const std::optional<export_format> f = parse_export_format_name(format);
         if (!f) {
             throw py::value_error("format must be 'glb', 'gltf' or 'anim', not '" + format + "'");
         }
+        std::optional<std::string> path;
+        if (!path_name.is_none()) path = path_of(path_name);
         export_options o;
         o.format = *f;
         o.rate = rate;
         o.from = start;
         o.to = stop;
         o.max_bytes = max_bytes;
-        // The exporters allocate as they go, which a read fault of a mapping must not
-        // interrupt (guard.hpp): a mapped file is exported from a copy.
-        std::vector<std::byte> copy;
-        recording copied;
-        const recording* from = &rec();
-        if (src_->mapped) {
-            copy.resize(src_->bytes.size());
-            read_without_gil(*src_,
-                             [&] { std::memcpy(copy.data(), src_->bytes.data(), copy.size()); });
-            copied.open(copy, read_options{choice_of(rec().header()), {}});
-            from = &copied;
-        }
+        // The file the recording was opened from, which the output must not be.
+        std::vector<std::string> inputs;
+        if (src_->named) inputs.push_back(src_->path);
+        // A mapping is read under the guard, by the exporter's reads alone (they never allocate).
+        const std::span<const std::byte> mapped =
+            src_->mapped ? src_->bytes : std::span<const std::byte>{};
         export_result r;
         std::vector<std::byte> bytes;
         std::optional<records::output_failure> failure;
@@ -628,11 +625,10 @@ class open_recording {
             py::gil_scoped_release release;
             if (path) {
                 records::output_file out;
-                failure = out.open(*path);
+                failure = out.open(*path, inputs);
                 if (!failure) {
-                    r = export_recording(*from, out, o);
-                    if (r.error && r.error.category() != std::system_category() &&
-                        r.error.category() != std::generic_category()) {
+                    r = export_recording(rec(), out, o, mapped);
+                    if (records::is_export_refusal(r) || r.source_failed) {
                         out.discard();
                     } else if (r.error) {
                         failure = out.failure(r.error);
@@ -642,22 +638,20 @@ class open_recording {
                 }
             } else {
                 vector_sink sink(bytes);
-                r = export_recording(*from, sink, o);
+                r = export_recording(rec(), sink, o, mapped);
             }
         }
-        if (r.error == export_error::too_large) {
-            throw py::value_error("the export would be " + std::to_string(r.size) +
-                                  " bytes, more than max_bytes " + std::to_string(max_bytes));
+        if (records::is_export_refusal(r)) {
+            throw py::value_error(
+                records::describe_export_refusal(r, o, records::python_export_names).message);
         }
-        if (r.error && r.error.category() != std::system_category() &&
-            r.error.category() != std::generic_category()) {
-            throw py::value_error("cannot export: " + r.error.message());
-        }
+        if (r.source_failed) throw os_failure{r.error, src_->path};
         if (failure) {
             if (failure->refused) throw py::value_error(failure->message());
             PyErr_SetString(PyExc_OSError, failure->message().c_str());
             throw py::error_already_set();
         }
+        if (r.error) throw std::bad_alloc();
         if (path) return py::int_(r.written);
         return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     }
@@ -874,9 +868,11 @@ py::tuple list_files(const py::list& operand_names) {
 // made into the frame's columns afterwards.
 class python_run final : public records::index_observer {
   public:
-    python_run(const records::index_plan& plan, const std::optional<std::string>& sqlite)
+    // `inputs`: the names indexed, none of which the database may be.
+    python_run(const records::index_plan& plan, const std::optional<std::string>& sqlite,
+               std::span<const std::string> inputs)
         : metrics_(plan.metrics.has_value()) {
-        if (sqlite) store_.emplace(*sqlite, plan.prune);
+        if (sqlite) store_.emplace(*sqlite, plan.prune, inputs);
         run_.emplace(plan, store_ ? &*store_ : nullptr, *this);
     }
 
@@ -961,7 +957,7 @@ py::tuple index_paths(const py::list& operand_names, unsigned jobs, const std::s
     const std::vector<std::string> operands = name_bytes(operand_names);
     python_run r(index_plan_of(jobs, level_name, layout_name, limit_values, force, prune, shard,
                                shards, metrics),
-                 database_of(sqlite));
+                 database_of(sqlite), operands);
     r.run([&](records::indexer& run) {
         for (const std::string& operand : operands) run.add_operand(operand);
     });
@@ -978,11 +974,20 @@ py::tuple index_files(const py::list& path_names, const std::vector<bool>& named
     if (paths.size() != named.size()) throw py::value_error("paths and named differ in length");
     python_run r(
         index_plan_of(jobs, level_name, layout_name, limit_values, force, false, 0, 1, metrics),
-        database_of(sqlite));
+        database_of(sqlite), paths);
     r.run([&](records::indexer& run) {
         for (std::size_t i = 0; i < paths.size(); ++i) run.add_listed(paths[i], named[i]);
     });
     return r.result();
+}
+
+// Why the output `output_path` may not be written: it is one of `input_paths` (the output
+// primitive's check); None when it may.
+py::object output_is_input(const py::bytes& output_path, const py::list& input_paths) {
+    const std::optional<records::output_failure> itself =
+        records::output_is_input(path_of(output_path), name_bytes(input_paths));
+    if (!itself) return py::none();
+    return text(itself->message());
 }
 
 // `inputanim index merge OUT IN...`.
@@ -1109,6 +1114,7 @@ PYBIND11_MODULE(_core, m) {
           py::arg("level"), py::arg("layout"), py::arg("limits"), py::arg("sqlite"),
           py::arg("force"), py::arg("metrics"));
     m.def("merge_index", &merge_index, py::arg("output"), py::arg("inputs"));
+    m.def("output_is_input", &output_is_input, py::arg("output"), py::arg("inputs"));
     m.def("upload_limits", &upload_limits_dict);
     m.def(
         "check_limits", [](const py::dict& values) { limits_of(values); }, py::arg("limits"));

@@ -5,6 +5,9 @@ events are the markers, and the parsed curves, evaluated by the library, sample 
 recording does."""
 
 import io
+import json
+import os
+import pathlib
 import struct
 
 import numpy as np
@@ -206,9 +209,127 @@ def test_export_refusals_are_value_errors(clip_sources, tmp_path):
     with pytest.raises(ValueError, match="more than max_bytes 1000"):
         rec.export(tmp_path / "out.glb", max_bytes=1000)
     assert not (tmp_path / "out.glb").exists()
-    with pytest.raises(ValueError, match="no time window"):
+    with pytest.raises(ValueError, match="apply to glTF only"):
         rec.export(tmp_path / "out.anim", start=0.5)
     with pytest.raises(ValueError, match="window"):
         rec.export(tmp_path / "out.glb", start=100.0)
     with pytest.raises(OSError):
         rec.export(tmp_path / "missing" / "out.glb")
+
+
+def with_markers(source, markers, target):
+    """`source` (a recording whose marker names are ASCII) with its marker list replaced by
+    `markers`, [(time, name bytes)], written to `target`."""
+    data = source.read_bytes()
+    old = inputanim.open(source).markers
+    old_size = 4 + sum(4 + 1 + len(name.encode()) for name in old["name"])
+
+    def length(n):
+        out = bytearray()
+        while True:
+            out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+            n >>= 7
+            if not n:
+                return bytes(out)
+
+    trailer = struct.pack("<i", len(markers)) + b"".join(
+        struct.pack("<f", t) + length(len(name)) + name for t, name in markers)
+    target.write_bytes(data[:len(data) - old_size] + trailer)
+    return target
+
+
+# Names YAML 1.1 reads otherwise when raw (U+0085 is a line break to it) or refuses (the other C1
+# controls, U+2028, U+2029, U+FEFF, the noncharacters), and what every reader takes as it is.
+HARD_NAMES = ["a\x85b", "\x80\x9f", "line\u2028para\u2029", "\ufeffbom", "\ufdd0\ufffe\uffff",
+              "tab\tquote\"back\\slash", "\U0001fffe\u00e9", "plain"]
+
+
+def test_every_marker_name_reads_back_exactly_from_yaml_and_json(clip_sources, tmp_path):
+    source = with_markers(clip_sources["compact"],
+                          [(0.1 * i, name.encode()) for i, name in enumerate(HARD_NAMES)],
+                          tmp_path / "names.bin")
+    rec = inputanim.open(source)
+    assert list(rec.markers["name"]) == HARD_NAMES
+    rec.export(tmp_path / "names.anim")
+    clip = yaml.load((tmp_path / "names.anim").read_text(encoding="utf-8"), Loader=UnityLoader)
+    assert [event["data"] for event in clip["AnimationClip"]["m_Events"]] == HARD_NAMES
+    rec.export(tmp_path / "names.gltf")
+    gltf = json.loads((tmp_path / "names.gltf").read_text(encoding="utf-8"))
+    assert [m["name"] for m in gltf["animations"][0]["extras"]["markers"]] == HARD_NAMES
+
+
+def test_names_that_are_not_utf8_become_the_replacement_character(clip_sources, tmp_path):
+    source = with_markers(clip_sources["compact"], [(0.0, b"x\xff\xc3")], tmp_path / "bad.bin")
+    rec = inputanim.open(source)
+    rec.export(tmp_path / "bad.anim")
+    clip = yaml.load((tmp_path / "bad.anim").read_text(encoding="utf-8"), Loader=UnityLoader)
+    assert clip["AnimationClip"]["m_Events"][0]["data"] == "x\ufffd\ufffd"
+
+
+def test_a_rate_is_a_finite_number_above_0_for_every_format(clip_sources, tmp_path):
+    rec = inputanim.open(clip_sources["compact"])
+    for fmt in ("anim", "glb", "gltf"):
+        for rate in (float("nan"), float("inf"), 0.0, -1.0):
+            with pytest.raises(ValueError, match="is not a rate"):
+                rec.export(tmp_path / f"out.{fmt}", rate=rate)
+            assert not (tmp_path / f"out.{fmt}").exists()
+
+
+class Trickle(io.RawIOBase):
+    """A raw file object that takes at most `most` bytes a call (or returns `answer`)."""
+
+    def __init__(self, most=1000, answer=None):
+        self.data, self.most, self.answer = bytearray(), most, answer
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        if self.answer is not None:
+            return self.answer
+        taken = bytes(b[:self.most])
+        self.data += taken
+        return len(taken)
+
+
+def test_a_file_object_that_takes_fewer_bytes_is_written_again_until_it_has_all(clip_sources):
+    rec = inputanim.open(clip_sources["full"])
+    whole = rec.export(io.BytesIO(), "glb")
+    trickle = Trickle()
+    assert rec.export(trickle, "glb") == whole
+    expected = io.BytesIO()
+    rec.export(expected, "glb")
+    assert bytes(trickle.data) == expected.getvalue()
+    with pytest.raises(OSError, match="returned 0"):
+        rec.export(Trickle(answer=0), "glb")
+    blocked = Trickle()
+    blocked.write = lambda b: None
+    with pytest.raises(BlockingIOError):
+        rec.export(blocked, "glb")
+
+
+def test_an_export_over_its_own_recording_is_refused_and_the_recording_kept(clip_sources,
+                                                                            tmp_path):
+    source = tmp_path / "take.bin"
+    source.write_bytes(clip_sources["compact"].read_bytes())
+    before = source.read_bytes()
+    (tmp_path / "link.glb").symlink_to(source)
+    rec = inputanim.open(source)
+    for out, fmt in ((source, "anim"), (source, "glb"), (tmp_path / "link.glb", None)):
+        with pytest.raises(ValueError, match="it is the input file itself"):
+            rec.export(out, fmt)
+    assert source.read_bytes() == before
+
+
+def test_an_export_path_is_any_path_the_os_takes(clip_sources, tmp_path):
+    rec = inputanim.open(clip_sources["compact"])
+    expected = io.BytesIO()
+    rec.export(expected, "glb")
+    for name in (os.fsencode(tmp_path) + b"/take-\xff.glb",
+                 os.fsdecode(os.fsencode(tmp_path) + b"/take-\xfe.glb"),
+                 pathlib.Path(tmp_path) / "take-path.glb"):
+        assert rec.export(name) == len(expected.getvalue())
+        assert pathlib.Path(os.fsdecode(name)).read_bytes() == expected.getvalue()
+    with pytest.raises(ValueError, match="NUL"):
+        rec.export(f"{tmp_path}/take.glb\0.txt")
+    assert not (tmp_path / "take.glb").exists()

@@ -140,5 +140,18 @@ def test_a_shard_must_be_one_of_n(tree):
 def test_merging_into_an_input_is_refused(tree, tmp_path):
     database = tmp_path / "index.db"
     inputanim.index(tree, sqlite=database)
-    with pytest.raises(ValueError, match="is the output"):
+    with pytest.raises(ValueError, match="it is the input file itself"):
         inputanim.merge_index(database, [database])
+
+
+def test_a_database_that_is_a_file_to_index_is_refused_and_the_file_kept(generated, tmp_path):
+    recording = tmp_path / "take.bin"
+    shutil.copyfile(generated["v11_compact"], recording)
+    before = recording.read_bytes()
+    for database in (recording, os.fsencode(recording)):
+        with pytest.raises(inputanim.DatabaseError, match="it is the input file itself"):
+            inputanim.index(recording, sqlite=database)
+        with pytest.raises(inputanim.DatabaseError, match="it is the input file itself"):
+            inputanim.index_files([recording], sqlite=database)
+    assert recording.read_bytes() == before
+    assert not os.path.exists(f"{recording}-journal")

@@ -42,10 +42,14 @@ def test_a_name_that_is_not_utf8_opens_as_str_bytes_and_pathlike(latin1):
 
 def test_an_os_error_names_the_path_as_the_os_module_does(tmp_path):
     missing = os.fsdecode(os.fsencode(tmp_path) + b"/absent-\xff.bin")
-    for call in (inputanim.open, inputanim.validate):
-        with pytest.raises(FileNotFoundError) as caught:
-            call(missing)
-        assert caught.value.filename == missing
+    # Bytes are a recording's content for open and validate, a name for the others.
+    for call, names in ((inputanim.open, [missing]), (inputanim.validate, [missing]),
+                        (inputanim.index, [missing, os.fsencode(missing)]),
+                        (inputanim.list_files, [missing, os.fsencode(missing)])):
+        for name in names:
+            with pytest.raises(FileNotFoundError) as caught:
+                call(name)
+            assert caught.value.filename == missing, call
 
 
 def test_a_database_name_that_is_not_utf8_is_that_file(latin1, tmp_path):
@@ -73,6 +77,8 @@ def test_a_nul_byte_in_a_path_is_a_value_error_everywhere(generated, tmp_path):
             "dask.index": lambda: inputanim.dask.index([nul], None),
             "dask.index sqlite": lambda: inputanim.dask.index([tmp_path], None, sqlite=nul),
         }
+        rec = inputanim.open(generated["v11_compact"])
+        calls["export"] = lambda: rec.export(nul, "glb")
         if not isinstance(nul, bytes):
             # Bytes are a recording's content there, not a name.
             calls["open"] = lambda: inputanim.open(nul)
