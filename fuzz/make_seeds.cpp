@@ -231,6 +231,36 @@ std::vector<seed> file_seeds() {
     return s;
 }
 
+// The file seeds, and what the exporters refuse or escape (docs/EXPORT.md): marker names that
+// YAML 1.1 reads otherwise raw, a position that is not finite, key times that overflow once
+// shifted to 0, and a recording whose .glb at 60 Hz passes 4 GiB.
+std::vector<seed> export_seeds() {
+    std::vector<seed> s = file_seeds();
+    const auto add = [&](std::string name, const model& m) {
+        s.push_back({std::move(name), write(m)});
+    };
+    model names = small(1, layout::compact);
+    names.markers =
+        std::vector<marker>{{0.1f,
+                             "a\xc2\x85"
+                             "b"},
+                            {0.2f, "\xc2\x80\xc2\x9f\xe2\x80\xa8\xe2\x80\xa9\xef\xbb\xbf"},
+                            {0.3f, "\xef\xb7\x90\xef\xbf\xbe\xef\xbf\xbf\xf0\x9f\xbf\xbe"},
+                            {0.4f, "tab\tquote\"back\\"}};
+    add("export_yaml_names.bin", names);
+    model not_finite = small(1, layout::full);
+    not_finite[joint_curve(side::left, joint::wrist, pose_channel::position_y)].keys[1].value =
+        std::numeric_limits<float>::infinity();
+    add("export_infinite_position.bin", not_finite);
+    model far = empty(1, layout::compact, block_flags{true, false, false});
+    far[camera_curve(pose_channel::position_x)].keys = {{-3e38f, 0.0f}, {3e38f, 1.0f}};
+    add("export_times_overflow.bin", far);
+    model long_hands = empty(1, layout::compact, block_flags{false, true, false});
+    long_hands[hand_state_curve(hand_state::left_tracked)].keys = {{0.0f, 1.0f}, {5e4f, 1.0f}};
+    add("export_glb_over_4_gib.bin", long_hands);
+    return s;
+}
+
 // Seeds for the structure-aware round trip: its input is the choice stream of
 // FuzzedDataProvider, so any bytes are a model; a fixed generator gives a few of every length.
 std::vector<seed> choice_seeds() {
@@ -259,7 +289,7 @@ struct corpus {
 constexpr corpus corpora[] = {{"parse", file_seeds},      {"validate", file_seeds},
                               {"mutate", file_seeds},     {"roundtrip", choice_seeds},
                               {"evaluate", choice_seeds}, {"stream", file_seeds},
-                              {"convert", choice_seeds},  {"export", file_seeds}};
+                              {"convert", choice_seeds},  {"export", export_seeds}};
 
 bool read_file(const fs::path& path, bytes& out) {
     std::ifstream in(path, std::ios::binary);
