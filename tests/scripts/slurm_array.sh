@@ -3,8 +3,9 @@
 # single-node Slurm cluster started here (slurm_cluster.sh). The job script and the submission are
 # the document's two blocks marked "<!-- slurm: ... -->", the submission with this test's shards=
 # and archive= lines. Two runs over one tree of valid, invalid, gzip and 2019 files:
-# - every shard holds invalid recordings: the merge job runs, and its index.db equals the database
-#   of one `inputanim index --sqlite` over the tree, row for row;
+# - every shard holds invalid recordings, and the tree's name starts with a dash (the job script
+#   passes its arguments after --): the merge job runs, and its index.db equals the database of one
+#   `inputanim index --sqlite` over the tree, row for row;
 # - one shard cannot write its database: that task fails and the merge job never runs.
 # Usage: slurm_array.sh INPUTANIM SCALING.md WORK_DIR. Exits 77 (skipped) without Slurm or root.
 set -euo pipefail
@@ -31,8 +32,9 @@ fail() {
 
 # The tree: five kinds of recording (a June 2019 file is a v1.0 file without its 16-byte
 # header), an invalid one (cut short), a gzip one and a file that is no recording, copied into
-# folders: 369 files.
-tree=$work/tree
+# folders: 369 files. It is the folder -tree of the first submission's folder, named from there
+# as a relative path that starts with a dash.
+tree=$work/merges/-tree
 mkdir -p "$tree/base"
 inputanim gen -o "$tree/base/compact.bin" --seconds 1 --markers 2
 inputanim gen -o "$tree/base/full.bin" --seconds 1 --layout full
@@ -51,9 +53,11 @@ for folder in $(seq -w 0 9); do
 done
 echo "${SECONDS} s: the tree is made"
 
-# The reference: one run over the whole tree (exit 1: it holds invalid recordings).
+# The reference: one run over the whole tree (exit 1: it holds invalid recordings), from where the
+# jobs run, so that the paths are the same.
 status=0
-inputanim index --sqlite "$work/single.db" "$tree" 2>"$work/single.log" || status=$?
+(cd "$work/merges" && inputanim index --sqlite "$work/single.db" -- -tree) 2>"$work/single.log" ||
+  status=$?
 [ "$status" = 1 ] || fail "inputanim index over the tree exited $status, not 1: $(cat "$work/single.log")"
 echo "${SECONDS} s: indexed in one run"
 
@@ -65,11 +69,12 @@ grep -qx 'shards=64' "$work/submit.sh" && grep -qx 'archive=/archive' "$work/sub
   fail "docs/SCALING.md's submission block no longer sets shards=64 and archive=/archive"
 [ -s "$work/index-shard.sh" ] || fail "no job script in $document"
 
-# Submits the document's blocks from folder $1 with 4 shards; sets array= and merge=.
+# Submits the document's blocks from folder $1 with 4 shards over the archive $2; sets array= and
+# merge=.
 submit() {
   mkdir -p "$1"
   cp "$work/index-shard.sh" "$1/"
-  sed -e 's|^shards=64$|shards=4|' -e "s|^archive=/archive$|archive=$tree|" "$work/submit.sh" \
+  sed -e 's|^shards=64$|shards=4|' -e "s|^archive=/archive$|archive=$2|" "$work/submit.sh" \
     >"$1/submit.sh"
   # The block prints the merge job's id; its variable `array` holds the array's.
   local ids
@@ -103,7 +108,7 @@ rows() {
 }
 
 # 1. Shards with invalid recordings: the merge runs and equals the single run.
-submit "$work/merges"
+submit "$work/merges" -tree
 wait_for_array
 for i in $(seq 600); do
   [ -z "$(squeue -h -j "$merge" -o %i)" ] && break
@@ -128,7 +133,7 @@ echo "${SECONDS} s: merged: $(sqlite3 "$work/merges/index.db" 'SELECT count(*) F
 
 # 2. A shard that really fails (its database is a folder, refused): the merge never runs.
 mkdir -p "$work/fails/parts/part-2.db"
-submit "$work/fails"
+submit "$work/fails" "$tree"
 wait_for_array
 for i in $(seq 600); do
   reason=$(squeue -h -j "$merge" -o %r)
