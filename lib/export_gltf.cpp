@@ -515,9 +515,10 @@ bool gltf_stream::find_values_not_finite() {
         for (std::size_t i = 0; i < c.count; ++i) {
             const curve_view* curve = rec_.find(c.curves[i]);
             if (curve == nullptr || keys_give_finite_values(*curve)) continue;
-            resampler one(rec_);
+            // The plan's grid, its rows counted once.
+            resampler one = times_;
             one.select(std::span(&c.curves[i], 1));
-            one.set_grid(o_.rate, o_.from, o_.to);
+            one.rewind();
             float v = 0.0f;
             while (const std::optional<float> t = one.next(std::span(&v, 1))) {
                 if (std::isfinite(v)) continue;
@@ -807,9 +808,11 @@ bool gltf_stream::next_json() noexcept {
 
 void gltf_stream::start_channel(std::size_t k) noexcept {
     const channel& c = channels_[k];
-    pass_ = resampler(rec_);
+    // The plan's grid (its rows counted once, however far from 0 its times are), this channel's
+    // curves.
+    pass_ = times_;
     pass_.select(std::span(c.curves.data(), c.count));
-    pass_.set_grid(o_.rate, o_.from, o_.to);
+    pass_.rewind();
     // A curve the file lacks is 0.
     const std::span<const curve_id> present = pass_.curves();
     for (std::size_t i = 0; i < c.count; ++i) {

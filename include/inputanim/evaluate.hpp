@@ -152,7 +152,9 @@ class resampler {
     // The recording must outlive the resampler.
     explicit resampler(recording&&) = delete;
 
-    // Adds every curve of the recording.
+    // Adds every curve of the recording. Adding curves keeps the grid (rewind() to sample them
+    // from its first row): a copy of a resampler whose grid is set takes other curves without
+    // counting its rows again.
     void select_all() noexcept;
     // Adds the curves of the recording whose path matches `glob` (path_matches) and returns how
     // many curves of the recording it matched, including ones already selected.
