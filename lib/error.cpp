@@ -44,6 +44,28 @@ std::string_view error_name(errc code) noexcept {
             return "bad_compression";
         case errc::io_error:
             return "io_error";
+        case errc::archive_truncated:
+            return "archive_truncated";
+        case errc::archive_damaged:
+            return "archive_damaged";
+        case errc::header_too_large:
+            return "header_too_large";
+        case errc::member_past_end:
+            return "member_past_end";
+        case errc::header_mismatch:
+            return "header_mismatch";
+        case errc::overlapping_members:
+            return "overlapping_members";
+        case errc::encrypted_member:
+            return "encrypted_member";
+        case errc::unsupported_method:
+            return "unsupported_method";
+        case errc::too_many_members:
+            return "too_many_members";
+        case errc::archive_too_large:
+            return "archive_too_large";
+        case errc::ratio_exceeded:
+            return "ratio_exceeded";
     }
     return detail::unknown_name;
 }
@@ -146,6 +168,31 @@ std::string_view error_description(errc code) noexcept {
                    "or cut short)";
         case errc::io_error:
             return "the input could not be read whole (a page of the mapping vanished)";
+        case errc::archive_truncated:
+            return "the archive ends inside a header or a member's bytes";
+        case errc::archive_damaged:
+            return "an archive header does not parse (a tar header whose checksum or fields are "
+                   "wrong, a zip record that is not one)";
+        case errc::header_too_large:
+            return "an archive's extended header (pax, GNU long name) is larger than 1 MiB";
+        case errc::member_past_end:
+            return "the member's bytes would end past the archive's end";
+        case errc::header_mismatch:
+            return "the member's zip local header disagrees with the central directory, which is "
+                   "trusted";
+        case errc::overlapping_members:
+            return "the member's bytes overlap another member's (a zip bomb's trick)";
+        case errc::encrypted_member:
+            return "the member is encrypted";
+        case errc::unsupported_method:
+            return "the member is compressed by a method other than stored and deflate";
+        case errc::too_many_members:
+            return "the archive holds more members than allowed (--max-members)";
+        case errc::archive_too_large:
+            return "the archive's members inflate to more bytes than allowed (--max-archive-bytes)";
+        case errc::ratio_exceeded:
+            return "the member inflates to more than the allowed multiple of its compressed size "
+                   "(--max-ratio)";
     }
     return "unknown error";
 }

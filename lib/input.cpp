@@ -14,6 +14,7 @@
 #include <new>
 #include <string>
 
+#include "detail/archive_walk.hpp"
 #include "detail/descriptor_io.hpp"
 #include "detail/gzip_inflater.hpp"
 #include "detail/validate_parts.hpp"
@@ -85,20 +86,37 @@ const std::error_category& not_regular_file_category() noexcept {
     return category;
 }
 
-struct input::impl {
+// An open descriptor and, once mapped, the whole file's mapping: shared by the file's input and
+// the parts of it (archive members) that may outlive it.
+struct opened_file {
     int fd = -1;
     const std::byte* map = nullptr;
+    // The file's size when it was opened: the mapping's length.
     std::size_t size = 0;
-    // A regular file read from its start: `size` is its size.
-    bool regular = false;
-    bool mapped = false;
-    // The next byte of the mapping read() hands out.
-    std::size_t pos = 0;
 
-    ~impl() {
+    opened_file() = default;
+    opened_file(const opened_file&) = delete;
+    opened_file& operator=(const opened_file&) = delete;
+    ~opened_file() {
         if (map != nullptr) ::munmap(const_cast<std::byte*>(map), size);
         if (fd >= 0) ::close(fd);
     }
+};
+
+struct input::impl {
+    // The descriptor (a regular file, or a stream such as standard input); null for a source.
+    std::shared_ptr<opened_file> file;
+    // Bytes pulled from elsewhere (a member of an archive read through).
+    std::unique_ptr<byte_source> source;
+    // A regular file read from its start, or a part of one: bytes [base, base + size) of it.
+    bool regular = false;
+    bool mapped = false;
+    // A part of a file (a member of an archive stored as it is): no descriptor of its own.
+    bool part = false;
+    std::uint64_t base = 0;
+    std::size_t size = 0;
+    // The next byte read() hands out.
+    std::size_t pos = 0;
 };
 
 input::input() noexcept = default;
@@ -129,6 +147,12 @@ input input::open(std::string_view name, std::error_code& ec, file_access access
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
         ec = last_error();
+        // A name through a file, ARCHIVE/MEMBER: a member of the archive (archive.hpp).
+        if (errno == ENOTDIR) {
+            if (const std::optional<member_path> p = split_member_path(path)) {
+                return detail::open_member_path(*p, ec);
+            }
+        }
         return {};
     }
     return adopt(fd, ec, false, true, access);
@@ -144,12 +168,13 @@ input input::adopt(int fd, std::error_code& ec, bool any_type, bool at_start,
     ec.clear();
     input result;
     auto m = std::unique_ptr<impl>(new (std::nothrow) impl);
-    if (!m) {
+    if (m) m->file = std::shared_ptr<opened_file>(new (std::nothrow) opened_file);
+    if (!m || !m->file) {
         ::close(fd);
         ec = std::make_error_code(std::errc::not_enough_memory);
         return result;
     }
-    m->fd = fd;
+    m->file->fd = fd;
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
         ec = last_error();
@@ -178,6 +203,7 @@ input input::adopt(int fd, std::error_code& ec, bool any_type, bool at_start,
     if (regular && at_start) {
         m->regular = true;
         m->size = static_cast<std::size_t>(st.st_size);
+        m->file->size = m->size;
     }
     result.impl_ = std::move(m);
     if (result.impl_->regular && access == file_access::map) {
@@ -195,13 +221,50 @@ std::optional<std::uint64_t> input::file_size() const noexcept {
 std::error_code input::map() noexcept {
     if (!impl_ || !impl_->regular) return std::make_error_code(std::errc::invalid_argument);
     if (impl_->mapped) return {};
-    if (impl_->size > 0) {
-        void* p = ::mmap(nullptr, impl_->size, PROT_READ, MAP_SHARED, impl_->fd, 0);
+    opened_file& f = *impl_->file;
+    if (f.size > 0 && f.map == nullptr) {
+        void* p = ::mmap(nullptr, f.size, PROT_READ, MAP_SHARED, f.fd, 0);
         if (p == MAP_FAILED) return last_error();
-        impl_->map = static_cast<const std::byte*>(p);
+        f.map = static_cast<const std::byte*>(p);
     }
     impl_->mapped = true;
     return {};
+}
+
+input input::part(const input& whole, std::uint64_t offset, std::uint64_t size,
+                  std::error_code& ec) noexcept {
+    ec.clear();
+    input result;
+    if (!whole.is_mapped() || offset > whole.impl_->size || size > whole.impl_->size - offset) {
+        ec = std::make_error_code(std::errc::invalid_argument);
+        return result;
+    }
+    auto m = std::unique_ptr<impl>(new (std::nothrow) impl);
+    if (!m) {
+        ec = std::make_error_code(std::errc::not_enough_memory);
+        return result;
+    }
+    m->file = whole.impl_->file;
+    m->regular = true;
+    m->mapped = true;
+    m->part = true;
+    m->base = whole.impl_->base + offset;
+    m->size = static_cast<std::size_t>(size);
+    result.impl_ = std::move(m);
+    return result;
+}
+
+input input::from_source(std::unique_ptr<byte_source> source, std::error_code& ec) noexcept {
+    ec.clear();
+    input result;
+    auto m = std::unique_ptr<impl>(new (std::nothrow) impl);
+    if (!m) {
+        ec = std::make_error_code(std::errc::not_enough_memory);
+        return result;
+    }
+    m->source = std::move(source);
+    result.impl_ = std::move(m);
+    return result;
 }
 
 bool input::is_open() const noexcept {
@@ -209,7 +272,7 @@ bool input::is_open() const noexcept {
 }
 
 int input::descriptor() const noexcept {
-    return impl_ ? impl_->fd : -1;
+    return impl_ && impl_->file && !impl_->part ? impl_->file->fd : -1;
 }
 
 bool input::is_mapped() const noexcept {
@@ -218,18 +281,25 @@ bool input::is_mapped() const noexcept {
 
 std::span<const std::byte> input::mapped() const noexcept {
     if (!is_mapped()) return {};
-    return {impl_->map, impl_->size};
+    if (impl_->file->map == nullptr) return {impl_->file->map, 0};
+    return {impl_->file->map + impl_->base, impl_->size};
+}
+
+error input::fault() const noexcept {
+    return impl_ && impl_->source ? impl_->source->fault() : error{};
 }
 
 std::size_t input::read(std::span<std::byte> buffer, std::error_code& ec) noexcept {
     ec.clear();
     if (!impl_ || buffer.empty()) return 0;
-    if (impl_->mapped) {
+    if (impl_->source) return impl_->source->read(buffer, ec);
+    if (impl_->regular) {
         // With pread, not from the mapping: the pages a copy out of the mapping touches stay in
         // the process's memory until it is unmapped (the whole of a large gzip file read once).
         const std::size_t n = std::min(buffer.size(), impl_->size - impl_->pos);
         if (n == 0) return 0;
-        const std::size_t got = read_at(impl_->fd, impl_->pos, buffer.first(n), ec);
+        const std::size_t got =
+            read_at(impl_->file->fd, impl_->base + impl_->pos, buffer.first(n), ec);
         if (ec) return 0;
         if (got != n) {
             // The file is shorter than when it was mapped: another process cut it.
@@ -239,13 +309,14 @@ std::size_t input::read(std::span<std::byte> buffer, std::error_code& ec) noexce
         impl_->pos += n;
         return n;
     }
+    const int fd = impl_->file->fd;
     for (;;) {
         const ssize_t n =
-            retry_interrupted([&] { return ::read(impl_->fd, buffer.data(), buffer.size()); });
+            retry_interrupted([&] { return ::read(fd, buffer.data(), buffer.size()); });
         if (n >= 0) return static_cast<std::size_t>(n);
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
             // Another holder of the descriptor made it non-blocking again: wait for data.
-            pollfd p{impl_->fd, POLLIN, 0};
+            pollfd p{fd, POLLIN, 0};
             if (retry_interrupted([&] { return ::poll(&p, 1, -1); }) >= 0) continue;
         }
         ec = last_error();
@@ -439,6 +510,11 @@ file_check validate_input(input& in, const validate_options& options) noexcept {
     c.rep = v.finish();
     c.bytes = v.recording_bytes();
     c.compressed_bytes = v.compressed_bytes();
+    if (c.io && c.io.category() == error_category()) {
+        // The bytes' own damage (an archive around them): a verdict, not a failure to read.
+        c.rep.error = in.fault();
+        c.io.clear();
+    }
     if (!c.io && c.rep.error.code == errc::io_error) {
         c.io = std::make_error_code(std::errc::io_error);
     }
@@ -513,6 +589,13 @@ whole_input read_whole(input& in, const validate_options& options,
     w.io = feed_all(in, v);
     const report& r = v.finish();
     w.compressed_bytes = v.compressed_bytes();
+    if (w.io && w.io.category() == error_category()) {
+        // The bytes' own damage (an archive around them): invalid, with what was read before it.
+        w.invalid = in.fault();
+        w.io.clear();
+        w.read_before = storage;
+        return w;
+    }
     if (w.io || keep.out_of_memory() || r.error.code == errc::io_error) {
         if (!w.io) w.io = std::make_error_code(std::errc::io_error);
     } else if (!r.valid()) {

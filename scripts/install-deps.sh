@@ -7,6 +7,8 @@ packages=(
   # (.ci/fuzz.sh installs clang itself for the libFuzzer campaign).
   libclang-rt-14-dev
   libboost-dev libboost-iostreams-dev zlib1g-dev
+  # Tar archives of recordings (lib/archive_tar.cpp), and bsdtar for the tests that make them.
+  libarchive-dev libarchive-tools
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libsqlite3-dev sqlite3
   curl

@@ -41,6 +41,29 @@ const std::vector<std::tuple<errc, std::string_view, std::string_view>>& every_c
          "short)"},
         {errc::io_error, "io_error",
          "the input could not be read whole (a page of the mapping vanished)"},
+        {errc::archive_truncated, "archive_truncated",
+         "the archive ends inside a header or a member's bytes"},
+        {errc::archive_damaged, "archive_damaged",
+         "an archive header does not parse (a tar header whose checksum or fields are wrong, a zip "
+         "record that is not one)"},
+        {errc::header_too_large, "header_too_large",
+         "an archive's extended header (pax, GNU long name) is larger than 1 MiB"},
+        {errc::member_past_end, "member_past_end",
+         "the member's bytes would end past the archive's end"},
+        {errc::header_mismatch, "header_mismatch",
+         "the member's zip local header disagrees with the central directory, which is trusted"},
+        {errc::overlapping_members, "overlapping_members",
+         "the member's bytes overlap another member's (a zip bomb's trick)"},
+        {errc::encrypted_member, "encrypted_member", "the member is encrypted"},
+        {errc::unsupported_method, "unsupported_method",
+         "the member is compressed by a method other than stored and deflate"},
+        {errc::too_many_members, "too_many_members",
+         "the archive holds more members than allowed (--max-members)"},
+        {errc::archive_too_large, "archive_too_large",
+         "the archive's members inflate to more bytes than allowed (--max-archive-bytes)"},
+        {errc::ratio_exceeded, "ratio_exceeded",
+         "the member inflates to more than the allowed multiple of its compressed size "
+         "(--max-ratio)"},
     };
     return codes;
 }

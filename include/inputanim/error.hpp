@@ -35,6 +35,19 @@ enum class errc : std::uint8_t {
     // read whole (a page of a mapping vanished under a concurrent truncation): no verdict.
     bad_compression,
     io_error,
+    // archive (docs/ARCHIVES.md): the container around a member is damaged, or passes a budget
+    // of the archive's (archive.hpp, archive_limits); the offset is the archive's.
+    archive_truncated,
+    archive_damaged,
+    header_too_large,
+    member_past_end,
+    header_mismatch,
+    overlapping_members,
+    encrypted_member,
+    unsupported_method,
+    too_many_members,
+    archive_too_large,
+    ratio_exceeded,
 };
 
 // The stable name of a code: "truncated", "bad_magic", ...
@@ -56,6 +69,10 @@ constexpr bool is_structural(errc code) noexcept {
 }
 constexpr bool is_content(errc code) noexcept {
     return code >= errc::non_finite && code <= errc::bad_utf8;
+}
+// The codes of an archive around the recording, whose offset is the archive's.
+constexpr bool is_archive_fault(errc code) noexcept {
+    return code >= errc::archive_truncated && code <= errc::ratio_exceeded;
 }
 
 // What is wrong with the options of convert(), generate() or a thinning, as their problem() says:

@@ -43,9 +43,23 @@ enum class file_access : std::uint8_t {
     reads,
 };
 
+// Bytes an input pulls from elsewhere than a descriptor (a member of an archive inflated as it is
+// read): input::from_source.
+class byte_source {
+  public:
+    virtual ~byte_source() = default;
+    // The next bytes into `buffer`; 0 at the end. `ec` when they cannot be had: an errc (the
+    // inputanim category) when the bytes themselves are damaged (fault() says where), else the
+    // system's error.
+    virtual std::size_t read(std::span<std::byte> buffer, std::error_code& ec) noexcept = 0;
+    // The damage a read failed with, its offset where the source says (an archive's byte).
+    virtual error fault() const noexcept = 0;
+};
+
 // An opened input: a regular file is mapped (unless opened for reads); anything else (standard
-// input named by `-`: a pipe, a terminal, a socket) is a stream read in chunks. Move-only; closes
-// its descriptor.
+// input named by `-`: a pipe, a terminal, a socket) is a stream read in chunks. A part of a mapped
+// file (a member of an archive stored as it is) is an input of its own, and so are bytes pulled
+// from a byte_source (a member inflated as it is read). Move-only; closes its descriptor.
 class input {
   public:
     input() noexcept;
@@ -69,6 +83,14 @@ class input {
     // recognised the one way): for bytes that arrive whole in memory. No one else holds the
     // file, so its bytes cannot change under a mapping.
     static input from_bytes(std::span<const std::byte> bytes, std::error_code& ec) noexcept;
+    // Bytes [offset, offset + size) of the mapped regular file `whole` (or of a part of one) as a
+    // regular file of their own, mapped: they share the file's mapping, which lives as long as any
+    // of them does. It has no descriptor (descriptor() is -1): read() reads the file with pread.
+    // invalid_argument when `whole` is not mapped or the bytes lie past its end.
+    static input part(const input& whole, std::uint64_t offset, std::uint64_t size,
+                      std::error_code& ec) noexcept;
+    // A stream whose bytes `source` hands out (read() calls it).
+    static input from_source(std::unique_ptr<byte_source> source, std::error_code& ec) noexcept;
 
     bool is_open() const noexcept;
     // A regular file read from its start (mapped or not): its size when opened; for a stream,
@@ -81,13 +103,18 @@ class input {
     // truncate the file). Otherwise the input is a stream, read by read().
     bool is_mapped() const noexcept;
     std::span<const std::byte> mapped() const noexcept;
-    // The input's descriptor, -1 when it is not open: for reads of a mapped file that should not
-    // touch the mapping (recording::open_by_reads). Stays owned by the input.
+    // The input's descriptor, -1 when it is not open or has none of its own (a part of a file, a
+    // source): for reads of a mapped file that should not touch the mapping
+    // (recording::open_by_reads). Stays owned by the input.
     int descriptor() const noexcept;
     // The next bytes of a stream into `buffer` (blocking until some arrive); 0 at its end. For a
     // mapped input, the next bytes of the file read with pread(2), leaving the mapping's pages
-    // untouched (io_error when the file became shorter than it was when opened).
+    // untouched (io_error when the file became shorter than it was when opened). A source's read
+    // that fails on its bytes' own damage (an errc) leaves it in fault().
     std::size_t read(std::span<std::byte> buffer, std::error_code& ec) noexcept;
+    // The damage the last failed read of a source found (a member of an archive damaged or past a
+    // budget: an errc of the archive's, at a byte of the archive); none otherwise.
+    error fault() const noexcept;
 
   private:
     // from_fd for a descriptor that open() just opened: at its start, to be mapped or not.

@@ -1,6 +1,7 @@
 // One include for users of the library.
 #pragma once
 
+#include "inputanim/archive.hpp"
 #include "inputanim/convert.hpp"
 #include "inputanim/error.hpp"
 #include "inputanim/evaluate.hpp"

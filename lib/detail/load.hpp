@@ -11,6 +11,10 @@
 
 namespace inputanim::detail {
 
+inline std::uint16_t load_u16_le(const std::byte* p) noexcept {
+    return boost::endian::endian_load<std::uint16_t, 2, boost::endian::order::little>(
+        reinterpret_cast<const unsigned char*>(p));
+}
 inline std::uint32_t load_u32_le(const std::byte* p) noexcept {
     return boost::endian::endian_load<std::uint32_t, 4, boost::endian::order::little>(
         reinterpret_cast<const unsigned char*>(p));

@@ -385,8 +385,10 @@ int run_convert(const convert_cli_options& o) {
     error structural;
     // The structure of a mapped file is read with pread(2): a read through the mapping maps the
     // pages around each curve header, which for a large file is far more memory than the
-    // conversion needs. open() says why when that walk fails.
-    const bool by_reads = streamed && rec.open_by_reads(bytes, in.descriptor());
+    // conversion needs. open() says why when that walk fails. A member of an archive read in
+    // place has no descriptor of its own: it is read through the mapping.
+    const bool by_descriptor = streamed && in.descriptor() >= 0;
+    const bool by_reads = by_descriptor && rec.open_by_reads(bytes, in.descriptor());
     if (const std::error_code io = guarded(bytes, [&] {
             if (!by_reads) structural = rec.open(bytes);
         })) {
@@ -397,7 +399,7 @@ int run_convert(const convert_cli_options& o) {
     if (!structural && how.level == level::full) {
         std::error_code io;
         const report checked =
-            streamed ? check_by_reads(in.descriptor(), how, io) : validate(bytes, how);
+            by_descriptor ? check_by_reads(in.descriptor(), how, io) : validate(bytes, how);
         if (io || checked.error.code == errc::io_error) {
             std::cerr << "inputanim: " << printable(o.input) << ": "
                       << (io ? io : make_error_code(errc::io_error)).message() << '\n';
@@ -422,7 +424,7 @@ int run_convert(const convert_cli_options& o) {
         std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
         return exit_unreadable;
     }
-    if (streamed && itself) {
+    if (by_descriptor && itself) {
         // The output is the source's bytes: copied, not decoded and encoded again.
         std::error_code source_error;
         if (const std::error_code e =
@@ -441,7 +443,7 @@ int run_convert(const convert_cli_options& o) {
         return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
     }
     page_release release(bytes);
-    if (streamed) {
+    if (by_descriptor) {
         c.consumed = [&](std::span<const std::byte> piece) { release(piece); };
         c.source_fd = in.descriptor();
     }

@@ -16,6 +16,7 @@
 #include <new>
 #include <utility>
 
+#include "inputanim/archive.hpp"
 #include "inputanim/input.hpp"
 #include "records/text.hpp"
 
@@ -189,9 +190,13 @@ std::error_code random_suffix(char* out, std::size_t n) {
 }
 
 // stat(2) of a name a command was given: `-` is the standard descriptor `standard` (0 for an
-// input, 1 for an output).
+// input, 1 for an output), and a name through an archive (ARCHIVE/MEMBER) is the archive's file.
 bool stat_named(const std::string& name, int standard, struct stat& st) {
-    return name == "-" ? ::fstat(standard, &st) == 0 : ::stat(name.c_str(), &st) == 0;
+    if (name == "-") return ::fstat(standard, &st) == 0;
+    if (::stat(name.c_str(), &st) == 0) return true;
+    const std::optional<member_path> member =
+        errno == ENOTDIR ? split_member_path(name) : std::nullopt;
+    return member && ::stat(member->archive.c_str(), &st) == 0;
 }
 
 constexpr std::size_t piece = std::size_t{1} << 20;

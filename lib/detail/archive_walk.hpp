@@ -1,0 +1,58 @@
+// The walks behind archive_reader (archive.hpp): a tar's with libarchive (lib/archive_tar.cpp), a
+// zip's from its central directory (lib/archive_zip.cpp).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <system_error>
+
+#include "inputanim/archive.hpp"
+
+namespace inputanim::detail {
+
+class archive_walk {
+  public:
+    virtual ~archive_walk() = default;
+    // The next member's header; false at the end or when the walk ended early (fault()).
+    virtual bool next(archive_member& m) noexcept = 0;
+    // Why the current member cannot be read, known from the headers or found while reading it (an
+    // errc of the archive's, at a byte of the archive); none when it can.
+    virtual const error& member_fault() const noexcept = 0;
+    // The current member's bytes read through (inflated); 0 at its end. A failure is `ec`, and
+    // member_fault() says what it was.
+    virtual std::size_t read(std::span<std::byte> out, std::error_code& ec) noexcept = 0;
+    // What ended the walk early; none at the archive's end.
+    virtual const error& fault() const noexcept = 0;
+};
+
+std::unique_ptr<archive_walk> open_tar_walk(input& in, const archive_limits& limits,
+                                            std::error_code& ec) noexcept;
+std::unique_ptr<archive_walk> open_zip_walk(input& in, const archive_limits& limits,
+                                            std::error_code& ec) noexcept;
+
+// The input input::open gives a name that leads through an archive (split_member_path): the last
+// member of that name (as extracting the archive would leave it), which must be a file. `ec`:
+// not_a_directory when the archive is none, no_such_file_or_directory when it holds no such member,
+// is_a_directory (or the not_regular_file category) when that member is not a file.
+input open_member_path(const member_path& p, std::error_code& ec) noexcept;
+
+// An archive's error at `offset` of the archive.
+inline error archive_error(errc code, std::uint64_t offset) noexcept {
+    error e;
+    e.code = code;
+    e.offset = offset;
+    return e;
+}
+
+// Whether the first bytes of a content are a tar's first header (the ustar magic at 257).
+bool starts_like_tar(std::span<const std::byte> head) noexcept;
+// Whether they are a zip's (a local file header, or the end record of an empty zip).
+bool starts_like_zip(std::span<const std::byte> head) noexcept;
+// Whether they start as one of the compressions a tar may come in (gzip, bzip2, xz, zstd).
+bool starts_like_compressed(std::span<const std::byte> head) noexcept;
+// Whether a regular file `in` whose first bytes are compressed holds a tar (libarchive reads a
+// first tar header through the filter).
+bool compressed_tar(const input& in) noexcept;
+
+}  // namespace inputanim::detail
