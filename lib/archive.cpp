@@ -134,6 +134,11 @@ bool archive_reader::next(archive_member& m) noexcept {
     return true;
 }
 
+const archive_member& archive_reader::current() const noexcept {
+    static const archive_member none;
+    return impl_ && impl_->on_member ? impl_->current : none;
+}
+
 const error& archive_reader::fault() const noexcept {
     static const error none;
     return impl_ ? impl_->walk->fault() : none;
@@ -247,7 +252,30 @@ std::span<const std::byte> archive_reader::member_bytes() const noexcept {
                                        static_cast<std::size_t>(impl_->current.size));
 }
 
-file_check validate_member(archive_reader& reader, const validate_options& options) noexcept {
+namespace {
+
+// The checks of validate_input on bytes held in memory: a mapped file's, or a .bin.gz's as it is
+// inflated.
+file_check validate_held(std::span<const std::byte> bytes, const validate_options& options) {
+    file_check c;
+    if (starts_like_gzip(bytes)) {
+        chunk_validator v(options);
+        v.feed(bytes);
+        c.rep = v.finish();
+        c.bytes = v.recording_bytes();
+        c.compressed_bytes = v.compressed_bytes();
+    } else {
+        c.rep = validate(bytes, options);
+        c.bytes = bytes.size();
+    }
+    if (c.rep.error.code == errc::io_error) c.io = std::make_error_code(std::errc::io_error);
+    return c;
+}
+
+}  // namespace
+
+file_check validate_member(archive_reader& reader, const validate_options& options,
+                           std::vector<std::byte>& buffer) noexcept {
     file_check c;
     if (const error& known = reader.member_fault()) {
         c.rep.error = known;
@@ -270,7 +298,41 @@ file_check validate_member(archive_reader& reader, const validate_options& optio
     }
     input member = reader.member(c.io);
     if (c.io) return c;
-    return validate_input(member, options);
+    const std::uint64_t declared = reader.current().size;
+    if (member.is_mapped() || declared > whole_member_bytes) return validate_input(member, options);
+    // Read through whole, then checked as the same bytes are when loose.
+    try {
+        buffer.resize(static_cast<std::size_t>(declared));
+    } catch (const std::bad_alloc&) {
+        return validate_input(member, options);
+    }
+    std::size_t got = 0;
+    std::array<std::byte, 1> past{};
+    for (;;) {
+        const std::span<std::byte> into =
+            got < buffer.size() ? std::span(buffer).subspan(got) : std::span(past);
+        const std::size_t n = member.read(into, c.io);
+        if (c.io) {
+            if (c.io.category() == error_category()) {
+                c.rep.error = member.fault();
+                c.io.clear();
+            }
+            return c;
+        }
+        if (n == 0) break;
+        if (got == buffer.size()) {
+            // More bytes than the archive said: its header is wrong.
+            c.rep.error = detail::archive_error(errc::archive_damaged, 0);
+            return c;
+        }
+        got += n;
+    }
+    return validate_held(std::span(buffer.data(), got), options);
+}
+
+file_check validate_member(archive_reader& reader, const validate_options& options) noexcept {
+    std::vector<std::byte> buffer;
+    return validate_member(reader, options, buffer);
 }
 
 std::optional<member_path> split_member_path(std::string_view name) noexcept {

@@ -176,15 +176,18 @@ bool tar_walk::next(archive_member& m) noexcept {
     member_fault_ = {};
     readable_ = false;
     if (done_) return false;
-    if (ordinal_ == limits_.max_members) {
-        end(errc::too_many_members, position());
-        return false;
-    }
     archive_entry* e = nullptr;
-    const std::uint64_t at = position();
     const int r = archive_read_next_header(a_, &e);
+    // Where this header starts: libarchive sets it once it skipped the member before, and after a
+    // fatal error (which it returns instead) nothing of the header was consumed.
+    const la_int64_t header = archive_read_header_position(a_);
+    const std::uint64_t at = header >= 0 ? static_cast<std::uint64_t>(header) : position();
     if (r == ARCHIVE_EOF) {
         done_ = true;
+        return false;
+    }
+    if (ordinal_ == limits_.max_members) {
+        end(errc::too_many_members, at);
         return false;
     }
     if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {

@@ -157,6 +157,7 @@ class zip_walk final : public archive_walk {
     std::uint64_t cursor_ = 0;
     std::uint64_t ordinal_ = 0;
     std::vector<std::byte> record_;
+    std::vector<std::byte> local_name_;
     central_entry entry_;
     // The ordinals of the entries whose bytes overlap another's.
     std::vector<bool> overlapping_;
@@ -358,7 +359,8 @@ void zip_walk::check_local(archive_member& m) noexcept {
     const std::size_t name = u16(head.data() + 26);
     const std::size_t extra = u16(head.data() + 28);
     const std::uint64_t data = at + local_size + name + extra;
-    std::vector<std::byte> local_name;
+    // Kept from member to member: a name read costs no allocation once one as long was read.
+    std::vector<std::byte>& local_name = local_name_;
     try {
         local_name.resize(name);
     } catch (const std::bad_alloc&) {

@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "inputanim/error.hpp"
 #include "inputanim/input.hpp"
@@ -118,6 +119,8 @@ class archive_reader {
     // The next member's header into `m`; false at the archive's end, or when the walk ended early
     // (fault()).
     bool next(archive_member& m) noexcept;
+    // The member next() gave last.
+    const archive_member& current() const noexcept;
     // The damage or budget that ended the walk early: an errc of the archive's
     // (is_archive_fault), its offset the archive's; io_error when the archive could not be read.
     // False after a walk to the archive's end.
@@ -144,11 +147,18 @@ class archive_reader {
     std::unique_ptr<impl> impl_;
 };
 
-// What validate_input says of the current member of `reader` (a file), read in place when the
-// archive holds it as it is: its report, whose error is the member's own, or the archive's
-// damage or budget that stopped its reading (member_fault: code and the archive's offset).
-// `io` when the archive could not be read.
+// What validate_input says of the same bytes as a loose file, for the current member of `reader`
+// (a file): read in place when the archive holds it as it is; else read through into `buffer`
+// (kept by the caller from member to member) when it is at most whole_member_bytes, and validated
+// there as a mapped file is (a .bin.gz member as a .bin.gz file is, inflated as it is checked),
+// or, larger, checked as it is inflated, as a stream is. Its report's error is the member's own,
+// or the archive's damage or budget that stopped its reading (member_fault: code and the
+// archive's offset). `io` when the archive could not be read.
+file_check validate_member(archive_reader& reader, const validate_options& options,
+                           std::vector<std::byte>& buffer) noexcept;
 file_check validate_member(archive_reader& reader, const validate_options& options) noexcept;
+// The largest member read through that validate_member holds whole: 64 MiB.
+inline constexpr std::uint64_t whole_member_bytes = std::uint64_t{64} << 20;
 
 // A name that leads through an archive, ARCHIVE/MEMBER: `archive` the longest prefix of `name`,
 // ending before a '/', that is an existing regular file, and `member` what follows that '/'
