@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <new>
 #include <string>
@@ -264,9 +265,13 @@ file_check validate_held(std::span<const std::byte> bytes, const validate_option
         c.rep = v.finish();
         c.bytes = v.recording_bytes();
         c.compressed_bytes = v.compressed_bytes();
+        c.head_size = v.head().size();
+        std::copy(v.head().begin(), v.head().end(), c.head.begin());
     } else {
         c.rep = validate(bytes, options);
         c.bytes = bytes.size();
+        c.head_size = std::min(c.head.size(), bytes.size());
+        std::copy_n(bytes.begin(), c.head_size, c.head.begin());
     }
     if (c.rep.error.code == errc::io_error) c.io = std::make_error_code(std::errc::io_error);
     return c;
@@ -277,6 +282,7 @@ file_check validate_held(std::span<const std::byte> bytes, const validate_option
 file_check validate_member(archive_reader& reader, const validate_options& options,
                            std::vector<std::byte>& buffer) noexcept {
     file_check c;
+    buffer.clear();
     if (const error& known = reader.member_fault()) {
         c.rep.error = known;
         return c;
@@ -284,7 +290,11 @@ file_check validate_member(archive_reader& reader, const validate_options& optio
     if (const std::span<const std::byte> bytes = reader.member_bytes(); !bytes.empty()) {
         // In place, as validate_input reads a mapped file (gzip inflated from it).
         bool gzip = false;
-        if (guarded(bytes, [&] { gzip = starts_like_gzip(bytes); })) {
+        c.head_size = std::min(c.head.size(), bytes.size());
+        if (guarded(bytes, [&] {
+                gzip = starts_like_gzip(bytes);
+                std::copy_n(bytes.begin(), c.head_size, c.head.begin());
+            })) {
             c.io = std::make_error_code(std::errc::io_error);
             return c;
         }
@@ -304,6 +314,7 @@ file_check validate_member(archive_reader& reader, const validate_options& optio
     try {
         buffer.resize(static_cast<std::size_t>(declared));
     } catch (const std::bad_alloc&) {
+        buffer.clear();
         return validate_input(member, options);
     }
     std::size_t got = 0;
@@ -317,17 +328,20 @@ file_check validate_member(archive_reader& reader, const validate_options& optio
                 c.rep.error = member.fault();
                 c.io.clear();
             }
+            buffer.clear();
             return c;
         }
         if (n == 0) break;
         if (got == buffer.size()) {
             // More bytes than the archive said: its header is wrong.
             c.rep.error = detail::archive_error(errc::archive_damaged, 0);
+            buffer.clear();
             return c;
         }
         got += n;
     }
-    return validate_held(std::span(buffer.data(), got), options);
+    buffer.resize(got);
+    return validate_held(buffer, options);
 }
 
 file_check validate_member(archive_reader& reader, const validate_options& options) noexcept {

@@ -220,7 +220,6 @@ bool tar_walk::next(archive_member& m) noexcept {
     if (data > source_.size || m.size > source_.size - data) {
         // libarchive would skip past the end without a word.
         member_fault_ = archive_error(errc::member_past_end, data);
-        fault_ = member_fault_;
         done_ = true;
         return true;
     }
@@ -243,7 +242,6 @@ std::size_t tar_walk::read(std::span<std::byte> out, std::error_code& ec) noexce
     if (n < 0) {
         member_fault_ = archive_error(
             source_.io ? errc::io_error : code_of(archive_error_string(a_)), position());
-        fault_ = member_fault_;
         done_ = true;
         ec = make_error_code(member_fault_.code);
         return 0;
@@ -261,7 +259,6 @@ std::size_t tar_walk::read(std::span<std::byte> out, std::error_code& ec) noexce
         member_fault_ = archive_error(errc::ratio_exceeded, stream);
     }
     if (member_fault_) {
-        fault_ = member_fault_;
         done_ = true;
         ec = make_error_code(member_fault_.code);
         return 0;
@@ -321,7 +318,9 @@ bool compressed_tar(const input& in) noexcept {
     bool tar = archive_read_open1(a) == ARCHIVE_OK && archive_filter_count(a) > 1;
     if (tar) {
         const int r = archive_read_next_header(a, &e);
-        tar = r == ARCHIVE_OK || r == ARCHIVE_WARN || r == ARCHIVE_EOF;
+        // Not ARCHIVE_EOF: zeros compressed (an empty tar to libarchive) are no archive, as an
+        // uncompressed run of zeros is none, and read as what they are.
+        tar = r == ARCHIVE_OK || r == ARCHIVE_WARN;
     }
     archive_read_free(a);
     return tar;

@@ -505,7 +505,6 @@ std::size_t zip_walk::read(std::span<std::byte> out, std::error_code& ec) noexce
                 fail_member(errc::ratio_exceeded, at);
             } else if (total_inflated_ > limits_.max_inflated_bytes) {
                 fail_member(errc::archive_too_large, at);
-                fault_ = member_fault_;
                 done_ = true;
             } else if (ended_ && (inflated_ != declared_ || crc_ != expected_crc_)) {
                 fail_member(errc::bad_compression, at);

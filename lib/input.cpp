@@ -390,6 +390,11 @@ void chunk_validator::fail(errc code, std::uint64_t offset) noexcept {
 }
 
 bool chunk_validator::accept(std::span<const std::byte> piece) noexcept {
+    if (head_size_ < head_.size()) {
+        const std::size_t n = std::min(piece.size(), head_.size() - head_size_);
+        std::copy_n(piece.data(), n, head_.data() + head_size_);
+        head_size_ += n;
+    }
     if (validator_.feed(piece) == stream_status::error) return false;
     if (receiver_ == nullptr || receiver_->receive(piece)) return true;
     stopped_ = true;
@@ -491,6 +496,20 @@ bool is_gzip(const input& in, std::error_code& ec) noexcept {
     return gzip;
 }
 
+namespace {
+
+// The first bytes of a mapped plain input: with pread where there is a descriptor (is_gzip says
+// why), else from the mapping (a part of an archive's).
+std::size_t plain_head(const input& in, std::span<std::byte> head, std::error_code& ec) noexcept {
+    if (in.descriptor() >= 0) return detail::read_at(in.descriptor(), 0, head, ec);
+    const std::span<const std::byte> bytes = in.mapped();
+    const std::size_t n = std::min(head.size(), bytes.size());
+    ec = guarded(bytes, [&] { std::memcpy(head.data(), bytes.data(), n); });
+    return ec ? 0 : n;
+}
+
+}  // namespace
+
 file_check validate_input(input& in, const validate_options& options) noexcept {
     file_check c;
     if (in.is_mapped()) {
@@ -498,6 +517,8 @@ file_check validate_input(input& in, const validate_options& options) noexcept {
         if (c.io) return c;
         if (!gzip) {
             c.bytes = in.mapped().size();
+            c.head_size = plain_head(in, c.head, c.io);
+            if (c.io) return c;
             validate_whole(in, options, c.rep, c.io);
             if (!c.io && c.rep.error.code == errc::io_error) {
                 c.io = std::make_error_code(std::errc::io_error);
@@ -510,6 +531,8 @@ file_check validate_input(input& in, const validate_options& options) noexcept {
     c.rep = v.finish();
     c.bytes = v.recording_bytes();
     c.compressed_bytes = v.compressed_bytes();
+    c.head_size = v.head().size();
+    std::copy(v.head().begin(), v.head().end(), c.head.begin());
     if (c.io && c.io.category() == error_category()) {
         // The bytes' own damage (an archive around them): a verdict, not a failure to read.
         c.rep.error = in.fault();
@@ -519,6 +542,14 @@ file_check validate_input(input& in, const validate_options& options) noexcept {
         c.io = std::make_error_code(std::errc::io_error);
     }
     return c;
+}
+
+bool found_recording(const file_check& c) noexcept {
+    const std::span<const std::byte> head(c.head.data(), c.head_size);
+    if (starts_like_recording(head)) return true;
+    const summary& s = c.rep.summary;
+    return may_be_2019(head) && s.edition != edition::v1 && s.keyframes > 0 &&
+           !is_structural(c.rep.error.code);
 }
 
 file_check validate_file(std::string_view name, const validate_options& options) noexcept {

@@ -93,7 +93,8 @@ TEST(ArchiveErrors, AMemberWhoseBytesPassTheArchivesEndIsSaidAtItsData) {
     EXPECT_FALSE(w.verdicts[0]);
     EXPECT_EQ(w.verdicts[1].code, errc::member_past_end);
     EXPECT_EQ(w.verdicts[1].offset, second);
-    EXPECT_EQ(w.fault.code, errc::member_past_end);
+    // The member's own: nothing else is wrong with the archive, which ends there.
+    EXPECT_FALSE(w.fault);
     // Compressed, the same cut is the stream's end inside the member.
     const bytes gz = gzip_compress(cut(tar, second + 100));
     const walked z = walk(gz);
@@ -221,7 +222,6 @@ TEST(ArchiveErrors, AMemberPastTheCompressionRatioIsRefusedAsItIsInflated) {
     const walked tar = walk(make_archive({{"z.bin", zeros}}, "pax", "gzip"), limits);
     ASSERT_EQ(tar.members.size(), 1u);
     EXPECT_EQ(tar.verdicts[0].code, errc::ratio_exceeded);
-    EXPECT_EQ(tar.fault.code, errc::ratio_exceeded);
 }
 
 TEST(ArchiveErrors, TheMembersAndTheBytesAnArchiveMayHaveAreBudgets) {
@@ -250,7 +250,8 @@ TEST(ArchiveErrors, TheMembersAndTheBytesAnArchiveMayHaveAreBudgets) {
         limits);
     EXPECT_FALSE(bytes_budget.verdicts[0]);
     EXPECT_EQ(bytes_budget.verdicts[1].code, errc::archive_too_large);
-    EXPECT_EQ(bytes_budget.fault.code, errc::archive_too_large);
+    // The walk ends with the member that passed the budget.
+    EXPECT_EQ(bytes_budget.members.size(), 2u);
 }
 
 TEST(ArchiveErrors, ManyEmptyMembersAreWalkedInConstantMemory) {

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <filesystem>
@@ -332,6 +333,43 @@ TEST(Input, StartsLikeRecordingIsTheMagicOrAPrefixOfIt) {
     other[5] ^= std::byte{1};
     EXPECT_FALSE(starts_like_recording(view(other)));
     EXPECT_FALSE(starts_like_recording(view(gzip_compress(raw))));
+}
+
+TEST(Input, AWalkFindsARecordingByItsFirstBytesOrA2019LayoutWithAKey) {
+    const model m = small_model(shape::v10);
+    const bytes june = write_2019(m, edition::june_2019);
+    const bytes raw = small_file(shape::v11_compact);
+    const std::size_t empty_june = 389 * 12 + 4;
+    const std::vector<std::pair<bytes, bool>> cases = {
+        {raw, true},
+        // Cut short inside the magic or after it: a damaged recording.
+        {bytes(raw.begin(), raw.begin() + 3), true},
+        {bytes(raw.begin(), raw.begin() + 100), true},
+        {{}, true},
+        {june, true},
+        // A 2019 beginning cut short, and NUL bytes that walk as a June 2019 file of no keys.
+        {bytes(june.begin(), june.begin() + 100), false},
+        {bytes(empty_june, std::byte{0}), false},
+        {bytes(1, std::byte{'x'}), false},
+        {bytes(4096, std::byte{'t'}), false},
+    };
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        for (const bool gzip : {false, true}) {
+            const bytes content = gzip ? gzip_compress(view(cases[i].first)) : cases[i].first;
+            std::error_code ec;
+            input in = input::from_bytes(content, ec);
+            ASSERT_FALSE(ec);
+            const file_check c = validate_input(in, {});
+            EXPECT_EQ(found_recording(c), cases[i].second) << i << (gzip ? " gzip" : "");
+            // A stream gives its first bytes as a mapped file does.
+            chunk_validator v;
+            v.feed(content);
+            v.finish();
+            EXPECT_TRUE(std::equal(v.head().begin(), v.head().end(), c.head.begin(),
+                                   c.head.begin() + static_cast<long>(c.head_size)))
+                << i;
+        }
+    }
 }
 
 TEST(Input, ReadAtReadsFromAnOffsetUpToTheEnd) {

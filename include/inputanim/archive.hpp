@@ -121,9 +121,11 @@ class archive_reader {
     bool next(archive_member& m) noexcept;
     // The member next() gave last.
     const archive_member& current() const noexcept;
-    // The damage or budget that ended the walk early: an errc of the archive's
-    // (is_archive_fault), its offset the archive's; io_error when the archive could not be read.
-    // False after a walk to the archive's end.
+    // The damage or budget that ended the walk early, of no member's (a header, the count of
+    // members): an errc of the archive's (is_archive_fault), its offset the archive's; io_error
+    // when the archive could not be read. A member's own damage that ends the walk (the archive
+    // cut short in its bytes, a budget its reading passed) is its member_fault(), and next() then
+    // gives no more. False otherwise.
     const error& fault() const noexcept;
     // Why the current member cannot be read (an errc of the archive's, at a byte of the archive):
     // known from its headers (encrypted, compressed by a method other than stored and deflate, a
@@ -151,9 +153,10 @@ class archive_reader {
 // (a file): read in place when the archive holds it as it is; else read through into `buffer`
 // (kept by the caller from member to member) when it is at most whole_member_bytes, and validated
 // there as a mapped file is (a .bin.gz member as a .bin.gz file is, inflated as it is checked),
-// or, larger, checked as it is inflated, as a stream is. Its report's error is the member's own,
-// or the archive's damage or budget that stopped its reading (member_fault: code and the
-// archive's offset). `io` when the archive could not be read.
+// or, larger, checked as it is inflated, as a stream is. On return `buffer` holds exactly the
+// member's bytes when they were read through whole into it, and is empty otherwise. Its report's
+// error is the member's own, or the archive's damage or budget that stopped its reading
+// (member_fault: code and the archive's offset). `io` when the archive could not be read.
 file_check validate_member(archive_reader& reader, const validate_options& options,
                            std::vector<std::byte>& buffer) noexcept;
 file_check validate_member(archive_reader& reader, const validate_options& options) noexcept;

@@ -12,6 +12,7 @@
 // for the whole recording in memory (read_whole), and then only once its header passed.
 #pragma once
 
+#include <array>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -215,6 +216,9 @@ class chunk_validator {
     std::uint64_t recording_bytes() const noexcept { return validator_.bytes_consumed(); }
     // gzip only: the compressed bytes taken.
     std::optional<std::uint64_t> compressed_bytes() const noexcept;
+    // The recording's first bytes taken (inflated for gzip), up to recording_head_size, whatever
+    // the validator made of them: what found_recording tells a recording by.
+    std::span<const std::byte> head() const noexcept { return {head_.data(), head_size_}; }
 
   private:
     void take(std::span<const std::byte> bytes) noexcept;
@@ -232,6 +236,8 @@ class chunk_validator {
     bool stopped_ = false;
     std::byte first_{};
     std::uint8_t held_ = 0;
+    std::array<std::byte, recording_head_size> head_{};
+    std::size_t head_size_ = 0;
     bool decided_ = false;
     bool gzip_ = false;
     bool finished_ = false;
@@ -246,7 +252,17 @@ struct file_check {
     std::optional<std::uint64_t> compressed_bytes;
     // The input could not be opened or read whole: `rep` is then no verdict.
     std::error_code io;
+    // The recording's first bytes (inflated for gzip), up to recording_head_size.
+    std::array<std::byte, recording_head_size> head{};
+    std::size_t head_size = 0;
 };
+
+// Whether a content that a walk found (a file in a folder, a member of an archive) rather than
+// one the user named is a recording, from what validate_input said of it: its first bytes start
+// like one (starts_like_recording), or may begin a 2019 layout (may_be_2019) and it read as one
+// with a keyframe and a sound structure. A run of NUL bytes of the right length walks as a June
+// 2019 file of empty curves, which no recorder writes; other files are not recordings.
+bool found_recording(const file_check& c) noexcept;
 
 // Validates an opened input: a mapped plain file whole (options.threads apply), a gzip file or a
 // stream chunk by chunk through chunk_validator.

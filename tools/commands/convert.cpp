@@ -482,7 +482,9 @@ command add_convert_command(CLI::App& app) {
         "Write a recording in another version or layout, optionally cut to a time window, "
         "shifted to 0 and thinned as MRTK thins");
     cmd->add_option("IN", o->input,
-                    "The recording (.bin, or gzip-compressed: .bin.gz; - for standard input)")
+                    "The recording (.bin, or gzip-compressed: .bin.gz; ARCHIVE/MEMBER for a member "
+                    "of a tar or "
+                    "zip; - for standard input)")
         ->required();
     cmd->add_option("OUT", o->output,
                     "The file to write (replaced only once complete; a device or FIFO is written "

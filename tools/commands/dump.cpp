@@ -263,7 +263,9 @@ command add_dump_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "dump", "Print every keyframe (all fields) of some curves, and the markers");
     cmd->add_option("FILE", o->file,
-                    "The recording (.bin, or gzip-compressed: .bin.gz; - for standard input)")
+                    "The recording (.bin, or gzip-compressed: .bin.gz; ARCHIVE/MEMBER for a member "
+                    "of a tar or "
+                    "zip; - for standard input)")
         ->required();
     CLI::Option* curve =
         cmd->add_option("--curve", o->globs,

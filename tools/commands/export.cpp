@@ -124,7 +124,9 @@ command add_export_command(CLI::App& app) {
         "export",
         "Write a recording as glTF 2.0 (.glb, .gltf) or as a Unity AnimationClip (.anim)");
     cmd->add_option("IN", o->input,
-                    "The recording (.bin, or gzip-compressed: .bin.gz; - for standard input)")
+                    "The recording (.bin, or gzip-compressed: .bin.gz; ARCHIVE/MEMBER for a member "
+                    "of a tar or "
+                    "zip; - for standard input)")
         ->required();
     cmd->add_option("OUT", o->output,
                     "The file to write (replaced only once complete; - for standard output); "

@@ -197,20 +197,22 @@ int run_metrics(const metrics_cli_options& o) {
     const auto failed = [&](int s) {
         if (s == exit_unreadable || status == exit_valid) status = s;
     };
-    for (const std::string& file : o.files) {
-        if (out.failed()) break;
+    // Each file, or each member of an archive (ARCHIVE/MEMBER).
+    const int walked = for_each_recording(o.files, false, how, [&](const named_recording& r) {
+        if (out.failed()) return;
+        const std::string& file = r.name;
         // Keeps a diagnostic after the results before it when both go to one terminal.
         out.flush();
         whole_recording whole;
-        if (const std::optional<int> s = read_recording(file, how, whole)) {
+        if (const std::optional<int> s = read_named(r, how, whole)) {
             failed(*s);
-            continue;
+            return;
         }
         recording rec;
         if (const std::optional<int> s = open_evaluable(
                 file, whole.bytes, how, o.level == level::full, "measures it anyway", rec)) {
             failed(*s);
-            continue;
+            return;
         }
         // measure() over the file, writing its events to `sink` when not null; false (the
         // reason printed) when it failed. A page of a mapping that vanishes meanwhile ends it as
@@ -233,23 +235,24 @@ int run_metrics(const metrics_cli_options& o) {
             return true;
         };
         if (!o.events) {
-            if (!measured(nullptr)) continue;
+            if (!measured(nullptr)) return;
             if (csv) {
                 write_csv_row(out, file, metrics_row(m), false);
             } else {
                 out << json_line(file, summary_json(m, o)) << "\n";
             }
-            continue;
+            return;
         }
         event_printer events(out, file, *o.events, csv);
-        if (!measured(&events)) continue;
+        if (!measured(&events)) return;
         // The first measure wrote the left hand's events (or the gaze's); the right hand's take
         // a second one when the recording has that hand.
         if (is_hand_event(*o.events) && m.hands[1] && !out.failed()) {
             events.only(side::right);
             measured(&events);
         }
-    }
+    });
+    if (walked != exit_valid) failed(walked);
     out.flush();
     return finish_stdout(status);
 }
@@ -261,8 +264,10 @@ command add_metrics_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "metrics",
         "Hand tracking, pinches, hand and head motion, gaze fixations (docs/METRICS.md)");
-    cmd->add_option("FILE", o->files,
-                    "Recordings (.bin, or gzip-compressed: .bin.gz; - for standard input)")
+    cmd->add_option(
+           "FILE", o->files,
+           "Recordings (.bin, or gzip-compressed: .bin.gz; a tar or zip for every recording in it, "
+           "ARCHIVE/MEMBER for one; - for standard input)")
         ->required();
     cmd->add_option("--rate", o->rate, "Grid samples per second")
         ->transform(positive_number())

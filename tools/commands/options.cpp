@@ -112,7 +112,9 @@ CLI::Option* add_max_rows_option(CLI::App& cmd, std::uint64_t& max_rows,
 
 void add_check_options(CLI::App& cmd, check_options& options) {
     cmd.add_option("FILE", options.files,
-                   "Recordings to read (.bin, or gzip-compressed: .bin.gz; - for standard input)")
+                   "Recordings to read (.bin, or gzip-compressed: .bin.gz; a tar or zip for every "
+                   "recording "
+                   "in it, ARCHIVE/MEMBER for one; - for standard input)")
         ->required();
     cmd.add_flag("--json", options.json, "Print one JSON object per file and line (JSON Lines)");
     add_level_option(cmd, options.how.level,

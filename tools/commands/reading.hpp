@@ -26,6 +26,33 @@ using report_printer = std::function<void(const std::string& path, const file_ch
 // the exit status.
 int check_files(const check_options& options, const report_printer& print);
 
+// What for_each_recording hands over: a recording's name (ARCHIVE/MEMBER for a member of an
+// archive) and its input. For a member, also the archive's reader (on that member), the member,
+// the archive's name, the member's verdict (validate_member's) and, when it was read through
+// whole, its bytes; `in` is then the member itself only when the archive holds its bytes as they
+// are (a part of the mapping), else not open (read_named reads it).
+struct named_recording {
+    const std::string& name;
+    input& in;
+    archive_reader* reader = nullptr;
+    const archive_member* member = nullptr;
+    std::string_view archive;
+    const file_check* check = nullptr;
+    std::span<const std::byte> held;
+};
+
+// Calls `each` for every recording `names` stand for, in order: a file as it is (`-` is standard
+// input), or, when the file's content is an archive (archive.hpp), each member of it that is a
+// recording (found_recording, as `index` sorts the files of a folder, and any whose reading the
+// archive's damage stopped), named ARCHIVE/MEMBER. The other members are counted on one line of
+// stderr ("inputanim: ARCHIVE: not read: ..."), never read as recordings nor followed. A name
+// that cannot be opened is said on stderr; an archive's damage or budget that ended its walk too,
+// as "inputanim: ARCHIVE: invalid: CODE ..." (or, with `json`, as a line of its own). Returns the
+// worst status of those: unreadable, else invalid, else valid.
+int for_each_recording(const std::vector<std::string>& names, bool json,
+                       const validate_options& how,
+                       const std::function<void(const named_recording&)>& each);
+
 // A recording held whole for random access (dump, sample): its input (which owns a mapping) and
 // the bytes read or inflated into memory when it is gzip or a stream.
 struct whole_recording {
@@ -38,6 +65,19 @@ struct whole_recording {
 // or invalid when its structure fails on the way.
 std::optional<int> read_recording(const std::string& name, const validate_options& how,
                                   whole_recording& out);
+// The same for an input already open (out.in), named `name`.
+std::optional<int> read_opened(const std::string& name, const validate_options& how,
+                               whole_recording& out);
+
+// The recording `r` whole (read_opened): a file or a member in place as read_opened reads it, a
+// member read through from the bytes held, or one streamed when it was checked read through
+// again from the archive's start.
+std::optional<int> read_named(const named_recording& r, const validate_options& how,
+                              whole_recording& out);
+// read_whole's result for the same (out.in and out.storage hold what its bytes point into), for a
+// command that plays what comes before damage (view).
+whole_input read_whole_named(const named_recording& r, const validate_options& how,
+                             whole_recording& out);
 
 // Opens `bytes` (read by read_recording) as `rec` for a command that evaluates it (sample,
 // metrics): the structure walked and, when `full`, the content validated, so that keys out of order

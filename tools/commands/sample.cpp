@@ -192,7 +192,9 @@ command add_sample_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "sample", "Evaluate curves at a fixed rate, as MRTK playback does (CSV or JSON)");
     cmd->add_option("FILE", o->file,
-                    "The recording (.bin, or gzip-compressed: .bin.gz; - for standard input)")
+                    "The recording (.bin, or gzip-compressed: .bin.gz; ARCHIVE/MEMBER for a member "
+                    "of a tar or "
+                    "zip; - for standard input)")
         ->required();
     cmd->add_option("--rate", o->rate,
                     "Grid points per second (points that round to the same float32 time are "

@@ -59,19 +59,23 @@ int run_view(const view_options& o) {
     how.layout = o.layout;
     auto site = std::make_shared<http::viewer_site>();
     int status = exit_valid;
-    for (const std::string& name : o.files) {
-        std::error_code ec;
-        input in = input::open(name, ec);
+    // Each file, or each member of an archive (ARCHIVE/MEMBER).
+    const int walked = for_each_recording(o.files, false, how, [&](const named_recording& r) {
+        const std::string& name = r.name;
         file_check c;
+        whole_recording held;
         whole_input whole;
-        std::vector<std::byte> storage;
-        if (!ec && in.is_mapped()) {
+        if (r.check != nullptr) {
+            // A member, checked by the walk.
+            c = *r.check;
+            whole = read_whole_named(r, how, held);
+        } else if (r.in.is_mapped()) {
+            // Opened again: validate_input reads a gzip file through, read_whole then again.
             c = validate_file(name, how);
-            ec = c.io;
-            if (!ec) whole = read_whole(in, how, storage);
-        } else if (!ec) {
+            if (!c.io) whole = read_whole_named(r, how, held);
+        } else {
             // A stream (standard input) is read once: into memory, then validated there.
-            whole = read_whole(in, how, storage);
+            whole = read_whole_named(r, how, held);
             c.bytes = whole.bytes.size();
             c.compressed_bytes = whole.compressed_bytes;
             if (whole.invalid) {
@@ -80,10 +84,11 @@ int run_view(const view_options& o) {
                 c.rep = validate(whole.bytes, how);
             }
         }
-        if (ec || whole.io) {
-            std::cerr << "inputanim: " << printable(name) << ": " << (ec ? ec : whole.io).message()
-                      << '\n';
-            return exit_unreadable;
+        if (c.io || whole.io) {
+            std::cerr << "inputanim: " << printable(name) << ": "
+                      << (c.io ? c.io : whole.io).message() << '\n';
+            status = exit_unreadable;
+            return;
         }
         const std::string url = "/api/recordings/" + std::to_string(site->recordings.size());
         // What can be played: all of it, or what was read before the damage.
@@ -96,9 +101,9 @@ int run_view(const view_options& o) {
         http::viewer_site::source& kept = site->sources.emplace_back();
         kept.layout = how.layout;
         kept.bytes = playable;
-        kept.storage = std::move(storage);
+        kept.storage = std::move(held.storage);
         if (!kept.storage.empty()) kept.bytes = kept.storage;
-        kept.in = std::move(in);
+        kept.in = std::move(held.in);
         if (site->recordings.back().frames_refused) {
             std::cerr << "inputanim view: " << printable(name) << ": no frames: they would pass "
                       << (http::viewer_max_frame_bytes >> 20) << " MiB even at "
@@ -109,9 +114,12 @@ int run_view(const view_options& o) {
             std::cerr << "inputanim view: " << printable(name)
                       << ": invalid: " << error_line(c.rep.error)
                       << " (the page shows what can still be played)\n";
-            status = exit_invalid;
+            if (status == exit_valid) status = exit_invalid;
         }
-    }
+    });
+    if (walked == exit_unreadable) return exit_unreadable;
+    if (walked == exit_invalid && status == exit_valid) status = exit_invalid;
+    if (status == exit_unreadable) return exit_unreadable;
     http::server_config config;
     config.listen = o.listen;
     config.site = site;
@@ -130,8 +138,10 @@ command add_view_command(CLI::App& app) {
     auto o = std::make_shared<view_options>();
     CLI::App* cmd = app.add_subcommand(
         "view", "Replay recordings in a browser: hands, head, gaze, timeline, plots, validation");
-    cmd->add_option("FILE", o->files,
-                    "Recordings (.bin, or gzip-compressed: .bin.gz; - for standard input)")
+    cmd->add_option(
+           "FILE", o->files,
+           "Recordings (.bin, or gzip-compressed: .bin.gz; a tar or zip for every recording in it, "
+           "ARCHIVE/MEMBER for one; - for standard input)")
         ->required();
     cmd->add_option("--listen", o->listen,
                     "HOST:PORT to serve the page on; port 0 picks a free one")

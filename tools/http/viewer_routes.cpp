@@ -362,11 +362,11 @@ std::string_view viewer_build_hint() {
 
 viewer_resource find_viewer_resource(const viewer_site* site, std::string_view path) {
     using kind = viewer_resource::kind;
-    if (path == "/" || path == "/index.html") return {kind::page};
+    if (path == "/" || path == "/index.html") return {kind::page, 0, {}};
     constexpr std::string_view api = "/api/recordings";
     if (!path.starts_with(api)) return {};
     const std::size_t count = site != nullptr ? site->recordings.size() : 0;
-    if (path == api) return {kind::list};
+    if (path == api) return {kind::list, 0, {}};
     std::string_view rest = path.substr(api.size());
     if (!rest.starts_with('/')) return {};
     rest.remove_prefix(1);
@@ -384,7 +384,7 @@ viewer_resource find_viewer_resource(const viewer_site* site, std::string_view p
     if (rest.empty() || err != std::errc{} || end != rest.data() + rest.size() || index >= count) {
         return {kind::missing, count, rest};
     }
-    return {what, index};
+    return {what, index, {}};
 }
 
 std::optional<response> viewer_get(const viewer_site* site, const viewer_resource& found) {

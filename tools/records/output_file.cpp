@@ -216,7 +216,10 @@ std::optional<output_failure> output_is_input(const std::string& name,
     for (const std::string& input : inputs) {
         struct stat in {};
         if (!stat_named(input, STDIN_FILENO, in) || !same_inode(in, out)) continue;
-        std::string reason = "not written: it is the input file itself";
+        struct stat direct {};
+        const bool member = input != "-" && ::stat(input.c_str(), &direct) != 0;
+        std::string reason = member ? "not written: it is the archive that holds the input"
+                                    : "not written: it is the input file itself";
         if (input == "-") {
             reason += " (standard input)";
         } else if (input != name) {

@@ -104,6 +104,17 @@ std::string json_line(std::string_view path, nlohmann::json fields) {
     return fields.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+void add_member(nlohmann::json& fields, std::string_view archive, const archive_member& m) {
+    // Names not UTF-8 are kept exactly beside them, as a path is.
+    fields["archive"] = std::string(archive);
+    if (!valid_utf8(archive)) fields["archive_bytes"] = hex_bytes(archive);
+    fields["member"] = m.name;
+    if (!valid_utf8(m.name)) fields["member_bytes"] = hex_bytes(m.name);
+    fields["member_ordinal"] = m.ordinal;
+    fields["member_offset"] = m.data_offset ? nlohmann::json(*m.data_offset) : nlohmann::json();
+    fields["member_size"] = m.size;
+}
+
 nlohmann::json options_json(const validate_options& how) {
     // A ceiling at or above its unset value checks nothing: null.
     nlohmann::json limits = nlohmann::json::object();

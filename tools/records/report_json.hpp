@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "inputanim/archive.hpp"
 #include "inputanim/error.hpp"
 #include "inputanim/validate.hpp"
 
@@ -37,6 +38,13 @@ std::string json_line(std::string_view path, nlohmann::json fields);
 // Adds the file's name to `fields` as json_line does ("path", and "path_bytes" when the name is
 // not UTF-8), for a report nested in another object.
 void add_path(nlohmann::json& fields, std::string_view path);
+
+// Adds what places a member of an archive (docs/ARCHIVES.md): "archive" (the archive's name),
+// "member" (its name in the archive), "member_ordinal" (its place among the archive's entries),
+// "member_offset" (where its bytes lie in the archive when it holds them as they are, else null)
+// and "member_size" (its size as the archive says); "archive_bytes" and "member_bytes" hold a
+// name that is not UTF-8 as hex, as "path_bytes" does.
+void add_member(nlohmann::json& fields, std::string_view archive, const archive_member& m);
 
 // What produced a verdict: {"level", "layout", "limits": {"max_bytes", ...: a number, or null
 // for no limit}, "rules": rules_version}. A stored verdict is reused only under equal options.
