@@ -344,6 +344,52 @@ file_check validate_member(archive_reader& reader, const validate_options& optio
     return validate_held(buffer, options);
 }
 
+input open_member(const std::string& archive, std::string_view member,
+                  std::error_code& ec) noexcept {
+    member_path p;
+    try {
+        p = {archive, std::string(member)};
+    } catch (const std::bad_alloc&) {
+        ec = std::make_error_code(std::errc::not_enough_memory);
+        return {};
+    }
+    return detail::open_member_path(p, ec);
+}
+
+input open_member_at(const std::string& archive, std::string_view member, std::uint64_t offset,
+                     std::uint64_t size, std::error_code& ec) noexcept {
+    input file = input::open(archive, ec);
+    if (ec) return {};
+    const std::optional<std::uint64_t> file_size = file.file_size();
+    if (!file_size || file.descriptor() < 0) {
+        ec = std::make_error_code(std::errc::invalid_argument);
+        return {};
+    }
+    std::array<std::byte, 512> head{};
+    const std::size_t n = read_at(file.descriptor(), 0, head, ec);
+    if (ec) return {};
+    const std::span<const std::byte> first(head.data(), n);
+    const bool tar = detail::starts_like_tar(first);
+    if (!tar && !detail::starts_like_zip(first)) {
+        // Only a plain tar or a zip holds a member's bytes as they are.
+        ec = std::make_error_code(std::errc::not_a_directory);
+        return {};
+    }
+    if (offset > *file_size || size > *file_size - offset) {
+        ec = make_error_code(errc::member_past_end);
+        return {};
+    }
+    const bool holds =
+        tar ? detail::tar_header_holds(file, offset, size, ec)
+            : detail::zip_local_header_of(file, member, offset, size, ec).has_value();
+    if (ec) return {};
+    if (!holds) {
+        ec = make_error_code(errc::header_mismatch);
+        return {};
+    }
+    return input::part(file, offset, size, ec);
+}
+
 file_check validate_member(archive_reader& reader, const validate_options& options) noexcept {
     std::vector<std::byte> buffer;
     return validate_member(reader, options, buffer);

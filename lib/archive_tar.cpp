@@ -11,6 +11,7 @@
 #include <array>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include "detail/archive_walk.hpp"
@@ -324,6 +325,44 @@ bool compressed_tar(const input& in) noexcept {
     }
     archive_read_free(a);
     return tar;
+}
+
+bool tar_header_holds(const input& in, std::uint64_t offset, std::uint64_t size,
+                      std::error_code& ec) noexcept {
+    ec.clear();
+    constexpr std::uint64_t block = 512;
+    if (offset < block || offset % block != 0) return false;
+    std::array<unsigned char, block> h{};
+    if (read_at(in.descriptor(), offset - block, std::as_writable_bytes(std::span(h)), ec) !=
+            h.size() ||
+        ec) {
+        if (!ec) ec = std::make_error_code(std::errc::io_error);
+        return false;
+    }
+    // An octal field (NUL or space ended), or base-256 (the first byte's high bit set).
+    const auto number = [&](std::size_t at, std::size_t length) -> std::optional<std::uint64_t> {
+        std::uint64_t v = 0;
+        if (h[at] & 0x80) {
+            for (std::size_t i = 1; i < length; ++i) {
+                if (v >> 56) return std::nullopt;
+                v = v << 8 | h[at + i];
+            }
+            return v;
+        }
+        std::size_t i = at;
+        while (i < at + length && h[i] == ' ') ++i;
+        for (; i < at + length && h[i] >= '0' && h[i] <= '7'; ++i) v = v << 3 | (h[i] - '0');
+        return v;
+    };
+    // The checksum: the header's bytes summed with its own field taken as spaces.
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < block; ++i) sum += i >= 148 && i < 156 ? ' ' : h[i];
+    const std::optional<std::uint64_t> declared = number(124, 12);
+    // A regular file ('0' or NUL) whose size is this member's; a pax header may hold a size the
+    // field cannot (past 8 GiB), and then the field is not compared.
+    const bool file = h[156] == '0' || h[156] == 0;
+    return file && number(148, 8) == sum && declared &&
+           (*declared == size || size >= (std::uint64_t{1} << 33));
 }
 
 }  // namespace inputanim::detail

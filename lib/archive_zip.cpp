@@ -11,6 +11,8 @@
 #include <array>
 #include <cstring>
 #include <new>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include <sys/stat.h>
@@ -25,6 +27,7 @@ namespace {
 constexpr std::uint32_t local_signature = 0x04034b50;
 constexpr std::uint32_t central_signature = 0x02014b50;
 constexpr std::uint32_t end_signature = 0x06054b50;
+constexpr std::uint32_t descriptor_signature = 0x08074b50;
 constexpr std::uint32_t zip64_locator_signature = 0x07064b50;
 constexpr std::uint32_t zip64_end_signature = 0x06064b50;
 constexpr std::size_t end_size = 22;
@@ -347,7 +350,7 @@ std::error_code zip_walk::open() noexcept {
 void zip_walk::check_local(archive_member& m) noexcept {
     std::array<std::byte, local_size> head{};
     const std::uint64_t at = entry_.local;
-    if (at >= directory_ || at + local_size > directory_) {
+    if (at >= directory_ || local_size > directory_ - at) {
         return fail_member(errc::member_past_end, at);
     }
     error kept = fault_;
@@ -535,6 +538,53 @@ std::unique_ptr<archive_walk> open_zip_walk(input& in, const archive_limits& lim
 bool starts_like_zip(std::span<const std::byte> head) noexcept {
     return head.size() >= 4 &&
            (u32(head.data()) == local_signature || u32(head.data()) == end_signature);
+}
+
+std::optional<std::uint64_t> zip_local_header_of(const input& in, std::string_view name,
+                                                 std::uint64_t offset, std::uint64_t size,
+                                                 std::error_code& ec) noexcept {
+    ec.clear();
+    // The header ends `extra` bytes (at most 65,535) before the data: every place it may start
+    // is read at once and tried, nearest first.
+    const std::uint64_t fixed = local_size + name.size();
+    if (offset < fixed) return std::nullopt;
+    const std::uint64_t reach = std::min<std::uint64_t>(offset - fixed, 0xffff);
+    std::vector<std::byte> window;
+    try {
+        window.resize(static_cast<std::size_t>(fixed + reach));
+    } catch (const std::bad_alloc&) {
+        ec = std::make_error_code(std::errc::not_enough_memory);
+        return std::nullopt;
+    }
+    const std::uint64_t first = offset - fixed - reach;
+    if (read_at(in.descriptor(), first, window, ec) != window.size() || ec) {
+        if (!ec) ec = std::make_error_code(std::errc::io_error);
+        return std::nullopt;
+    }
+    for (std::uint64_t extra = 0; extra <= reach; ++extra) {
+        const std::byte* h = window.data() + (reach - extra);
+        if (u32(h) != local_signature || u16(h + 26) != name.size() || u16(h + 28) != extra) {
+            continue;
+        }
+        if (std::memcmp(h + local_size, name.data(), name.size()) != 0) continue;
+        const std::uint16_t flags = u16(h + 6);
+        const std::uint32_t compressed = u32(h + 18);
+        if (u16(h + 8) != 0 || (flags & 1) != 0) return std::nullopt;
+        // Of that size: in the header (ZIP64's marker passes), or in the data descriptor after
+        // the bytes (its signature optional, its sizes 32 or 64 bits).
+        bool sized = compressed == size || compressed == 0xffffffffu;
+        if ((flags & 8) != 0) {
+            std::array<std::byte, 24> d{};
+            const std::size_t got = read_at(in.descriptor(), offset + size, d, ec);
+            if (ec) return std::nullopt;
+            const std::size_t at = got >= 4 && u32(d.data()) == descriptor_signature ? 8 : 4;
+            sized = (got >= at + 4 && u32(d.data() + at) == size) ||
+                    (got >= at + 8 && u64(d.data() + at) == size);
+        }
+        if (!sized) return std::nullopt;
+        return first + (reach - extra);
+    }
+    return std::nullopt;
 }
 
 }  // namespace inputanim::detail

@@ -299,6 +299,43 @@ TEST(Archive, ANameThroughAnArchiveOpensTheLastMemberOfThatName) {
     EXPECT_EQ(ec, std::errc::not_a_directory);
 }
 
+TEST(Archive, AStoredMemberOpensWhereAWalkFoundItWithoutWalkingAgain) {
+    const scratch_folder scratch;
+    const bytes first = small_file(shape::v10);
+    const bytes second = small_file(shape::v11_full);
+    for (const auto& [name, archive] :
+         {std::pair{std::string("t.tar"),
+                    make_archive({{"a.bin", first}, {"long/" + std::string(150, 'n') + ".bin",
+                                                     second}},
+                                 "pax")},
+          std::pair{std::string("t.zip"),
+                    make_archive({{"a.bin", first}, {"long/" + std::string(150, 'n') + ".bin",
+                                                     second}},
+                                 "zip")},
+          std::pair{std::string("d.zip"),
+                    make_zip({{"a.bin", first}, {"long/" + std::string(150, 'n') + ".bin", second}},
+                             true, true)
+                        .file}}) {
+        const std::string path = write_bytes(scratch.path() / name, archive);
+        // Where a walk found them: what an index row keeps.
+        opened_archive o;
+        open_archive(archive, o);
+        for (const archive_member& m : members_of(o.reader)) {
+            ASSERT_TRUE(m.data_offset) << name;
+            std::error_code ec;
+            input in = open_member_at(path, m.name, *m.data_offset, m.size, ec);
+            ASSERT_FALSE(ec) << name << " " << m.name << ": " << ec.message();
+            ASSERT_TRUE(in.is_mapped());
+            const bytes& expected = m.name == "a.bin" ? first : second;
+            EXPECT_EQ(bytes(in.mapped().begin(), in.mapped().end()), expected) << name;
+            // By name, after a walk, the same bytes.
+            input named = open_member(path, m.name, ec);
+            ASSERT_FALSE(ec) << name;
+            EXPECT_EQ(bytes(named.mapped().begin(), named.mapped().end()), expected) << name;
+        }
+    }
+}
+
 TEST(Archive, AMemberPathIsTheFirstRegularFileAndWhatFollowsItVerbatim) {
     const scratch_folder scratch;
     std::filesystem::create_directories(scratch.path() / "d");

@@ -10,6 +10,7 @@
 #include "support/archives.hpp"
 #include "support/builders.hpp"
 #include "support/gzip_bytes.hpp"
+#include "support/run_process.hpp"
 #include "support/validation_cases.hpp"
 
 using namespace inputanim;
@@ -295,4 +296,43 @@ TEST(ArchiveErrors, AZipWithoutItsEndRecordIsTruncated) {
     archive_member m;
     EXPECT_FALSE(r.next(m));
     EXPECT_EQ(r.fault().code, errc::archive_truncated);
+}
+
+TEST(ArchiveErrors, AStoredMemberOpenedWhereARowSaysIsCheckedAgainstItsHeader) {
+    const scratch_folder scratch;
+    const bytes recording = small_file(shape::v11_compact);
+    const bytes other = small_file(shape::v10);
+    for (const char* format : {"ustar", "zip"}) {
+        const std::string path = write_bytes(scratch.path() / (std::string("t.") + format),
+                                             make_archive({{"a.bin", recording}}, format));
+        std::error_code ec;
+        input in = input::open(path, ec);
+        archive_reader r = archive_reader::open(in, {}, ec);
+        archive_member m;
+        ASSERT_TRUE(r.next(m));
+        const std::uint64_t at = *m.data_offset;
+        // A row of another version of the archive: another size, another place, another name.
+        (void)open_member_at(path, "a.bin", at, m.size + 1, ec);
+        EXPECT_EQ(ec, make_error_code(errc::header_mismatch)) << format;
+        (void)open_member_at(path, "a.bin", at + 512, 16, ec);
+        EXPECT_EQ(ec, make_error_code(errc::header_mismatch)) << format;
+        if (std::string_view(format) == "zip") {
+            (void)open_member_at(path, "b.bin", at, m.size, ec);
+            EXPECT_EQ(ec, make_error_code(errc::header_mismatch));
+        }
+        // Past the end, without overflow.
+        (void)open_member_at(path, "a.bin", at, UINT64_MAX, ec);
+        EXPECT_EQ(ec, make_error_code(errc::member_past_end)) << format;
+        (void)open_member_at(path, "a.bin", UINT64_MAX, 1, ec);
+        EXPECT_EQ(ec, make_error_code(errc::member_past_end)) << format;
+    }
+    // A compressed tar and a file that is no archive hold no member in place.
+    const std::string tgz = write_bytes(scratch.path() / "t.tgz",
+                                        make_archive({{"a.bin", recording}}, "ustar", "gzip"));
+    std::error_code ec;
+    (void)open_member_at(tgz, "a.bin", 512, recording.size(), ec);
+    EXPECT_EQ(ec, std::errc::not_a_directory);
+    const std::string plain = write_bytes(scratch.path() / "p.bin", other);
+    (void)open_member_at(plain, "a.bin", 0, 16, ec);
+    EXPECT_EQ(ec, std::errc::not_a_directory);
 }

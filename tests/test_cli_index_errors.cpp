@@ -378,14 +378,14 @@ TEST_F(IndexCli, AnIndexWhosePragmasAreRightButColumnsAreNotIsRefusedUntouched) 
     make_database(forged, sql +
                               "INSERT INTO recordings (path, valid, bytes, checked_with, report, "
                               "indexed_at) VALUES ('x.bin', 1, 1234, '{}', '{}', 0);"
-                              "PRAGMA application_id = 1229024888; PRAGMA user_version = 3;");
+                              "PRAGMA application_id = 1229024888; PRAGMA user_version = 4;");
     const std::string forged_before = slurp(forged);
     const std::string out_before = slurp(out);
 
     const run_result merged = run({"index", "merge", out, forged});
     EXPECT_EQ(merged.status, 1) << merged.err;
     EXPECT_NE(merged.err.find("inputanim: " + forged +
-                              ": not an inputanim index of schema 3 (table recordings column 2 "
+                              ": not an inputanim index of schema 4 (table recordings column 2 "
                               "is bytes INTEGER, not valid INTEGER NOT NULL)"),
               std::string::npos)
         << merged.err;
@@ -396,7 +396,7 @@ TEST_F(IndexCli, AnIndexWhosePragmasAreRightButColumnsAreNotIsRefusedUntouched) 
     // As the database of a run, it is not an index either.
     const run_result indexed = run({"index", "--sqlite", forged, data()});
     EXPECT_EQ(indexed.status, 3) << indexed.err;
-    EXPECT_NE(indexed.err.find("not an inputanim index: its pragmas say schema 3, but table "
+    EXPECT_NE(indexed.err.find("not an inputanim index: its pragmas say schema 4, but table "
                                "recordings column 2 is bytes INTEGER"),
               std::string::npos)
         << indexed.err;

@@ -144,6 +144,7 @@ TEST_F(IndexMetrics, AnIndexOfSchemaTwoGainsTheColumnsAndKeepsItsRows) {
     {
         // The index as inputanim wrote it before --metrics: schema 2, without the columns.
         database d(db);
+        d.make_schema_3();
         for (const char* column :
              {"left_path_length", "right_path_length", "left_pinches", "right_pinches",
               "left_coverage", "right_coverage", "fixations", "mean_fixation_duration"}) {
@@ -155,7 +156,7 @@ TEST_F(IndexMetrics, AnIndexOfSchemaTwoGainsTheColumnsAndKeepsItsRows) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(totals_of(r.err).unchanged, 1) << "its rows are still good";
     database d(db);
-    EXPECT_EQ(d.query("PRAGMA user_version")[0]["user_version"], 3);
+    EXPECT_EQ(d.query("PRAGMA user_version")[0]["user_version"], 4);
     EXPECT_EQ(d.row(a), before);
     ASSERT_EQ(run({"index", "--metrics", "--sqlite", db, data()}).status, 0);
     EXPECT_FALSE(database(db).row(a)["left_path_length"].is_null());

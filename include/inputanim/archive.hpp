@@ -163,6 +163,24 @@ file_check validate_member(archive_reader& reader, const validate_options& optio
 // The largest member read through that validate_member holds whole: 64 MiB.
 inline constexpr std::uint64_t whole_member_bytes = std::uint64_t{64} << 20;
 
+// The member `member` of the archive file `archive` (the last of that name), as
+// input::open("ARCHIVE/MEMBER") opens it: after one walk of the archive's headers (a zip's
+// directory); read in place when the archive holds it as it is, else a stream that inflates it.
+// `ec` as input::open's for such a name.
+input open_member(const std::string& archive, std::string_view member,
+                  std::error_code& ec) noexcept;
+
+// A member the archive holds as it is, opened where a walk found it (an index row's
+// member_offset and member_size) with no walk: bytes [offset, offset + size) of the plain tar or
+// zip `archive`, a part of its mapping. The header before them must be that member's: a tar's
+// (its checksum sound, a regular file of `size` bytes) or a zip's local header (named `member`,
+// stored, of `size` bytes), so that a row of another version of the archive is refused rather
+// than read as a recording. `ec`: member_past_end when the bytes lie past the archive's end,
+// header_mismatch when the header is not that member's (errc of the library's category),
+// not_a_directory when `archive` is no plain tar nor zip, or what reading failed with.
+input open_member_at(const std::string& archive, std::string_view member, std::uint64_t offset,
+                     std::uint64_t size, std::error_code& ec) noexcept;
+
 // A name that leads through an archive, ARCHIVE/MEMBER: `archive` the longest prefix of `name`,
 // ending before a '/', that is an existing regular file, and `member` what follows that '/'
 // verbatim (a regular file cannot be a folder, so such a name never shadows a real file). Nothing

@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <system_error>
 
 #include "inputanim/archive.hpp"
@@ -36,6 +38,17 @@ std::unique_ptr<archive_walk> open_zip_walk(input& in, const archive_limits& lim
 // not_a_directory when the archive is none, no_such_file_or_directory when it holds no such member,
 // is_a_directory (or the not_regular_file category) when that member is not a file.
 input open_member_path(const member_path& p, std::error_code& ec) noexcept;
+
+// Whether the 512 bytes before `offset` of the plain tar `in` are the header of a regular file
+// of `size` bytes (its checksum sound). `ec` when they cannot be read.
+bool tar_header_holds(const input& in, std::uint64_t offset, std::uint64_t size,
+                      std::error_code& ec) noexcept;
+// Where the local header of a zip entry named `name`, stored as it is, unencrypted, of `size`
+// bytes (or with its sizes after it), ends at `offset` of `in`; none when there is no such
+// header. `ec` when the bytes cannot be read.
+std::optional<std::uint64_t> zip_local_header_of(const input& in, std::string_view name,
+                                                 std::uint64_t offset, std::uint64_t size,
+                                                 std::error_code& ec) noexcept;
 
 // An archive's error at `offset` of the archive.
 inline error archive_error(errc code, std::uint64_t offset) noexcept {

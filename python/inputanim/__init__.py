@@ -26,7 +26,7 @@ import numpy as np
 from . import _core
 from ._core import Curve, DatabaseError
 
-__all__ = ["open", "validate", "index", "merge_index", "Recording", "Curve", "InvalidRecording",
+__all__ = ["open", "members", "validate", "index", "merge_index", "Recording", "Curve", "InvalidRecording",
            "IndexWarning", "DatabaseError", "upload_limits", "MAX_THREADS", "DEFAULT_MAX_ROWS"]
 
 # The most threads any count asks for (index's jobs, validate's threads, the Dask helpers' jobs):
@@ -134,19 +134,50 @@ def validate(name_or_bytes, level="full", layout="auto", limits=None, threads=1)
     return _core.validate_buffer(_bytes(name_or_bytes), level, layout, _limits(limits), threads)
 
 
-def open(name_or_bytes, copy=False, layout="auto"):
+def open(name_or_bytes, copy=False, layout="auto", member=None, offset=None, size=None):
     """Opens a recording through the library's front door: a path, "-" for standard input, or
     bytes (any buffer). A plain file is mapped and its arrays are views over the mapping, or over
     a copy in memory with copy=True (recommended for files that may change while open: see the
     module's doc). Standard input that is not a file, gzip content (recognised by its first
     bytes, whatever the name) and bytes are always read into memory, which the arrays then view.
 
+    A member of a tar or zip archive (docs/ARCHIVES.md) opens as a file does: by a path through
+    the archive ("take.zip/session1/a.bin"), or open("take.zip", member="session1/a.bin"), after
+    one walk of the archive's headers (the last member of that name); or, with the offset and
+    size an index row gives (member_offset, member_size), where they say with no walk at all, the
+    header before them checked to be that member's (InvalidRecording "header_mismatch" when the
+    archive changed since). An index row itself (a dict, or a row of index()'s frame) opens what
+    it describes. A member the archive holds as it is is mapped where it lies in the archive (its
+    arrays are views over the archive's mapping); one compressed is inflated into memory.
+
     A path is a str (as os.listdir gives it, surrogate escapes included) or an os.PathLike; bytes
-    are the content, not a name.
+    are the content, not a name. A member name is a str (surrogate escapes included) or bytes.
 
     Raises InvalidRecording when the recording's structure is not valid (content errors, such as
     a NaN value, do not stop it: see Recording.check()), OSError when it cannot be read, and
     ValueError for a path with a NUL byte."""
+    if _is_row(name_or_bytes):
+        if member is not None or offset is not None or size is not None:
+            raise ValueError("an index row says its member, offset and size itself")
+        name_or_bytes, member, offset, size = _row_place(name_or_bytes)
+    if member is not None:
+        if not _is_name(name_or_bytes):
+            raise ValueError("member= needs the archive's path")
+        if (offset is None) != (size is None):
+            raise ValueError("offset and size go together (an index row's member_offset and "
+                             "member_size)")
+        if offset is not None:
+            offset = _integer("offset", offset, 0, (1 << 64) - 1)
+            size = _integer("size", size, 0, (1 << 64) - 1)
+        archive = os.fspath(name_or_bytes)
+        rec, error = _core.open_member(_path(archive), _member_name(member), offset, size,
+                                       bool(copy), layout)
+        name = os.path.join(os.fsdecode(archive), os.fsdecode(_member_name(member)))
+        if error is not None:
+            raise InvalidRecording(error, name)
+        return Recording(rec, name)
+    if offset is not None or size is not None:
+        raise ValueError("offset and size are a member's: give member= too")
     if _is_name(name_or_bytes):
         name = os.fspath(name_or_bytes)
         rec, error = _core.open(_path(name), bool(copy), layout)
@@ -156,6 +187,70 @@ def open(name_or_bytes, copy=False, layout="auto"):
     if error is not None:
         raise InvalidRecording(error, name)
     return Recording(rec, name)
+
+
+def _is_row(value):
+    """An index row: a dict, or a row of index()'s frame (a pandas Series), with a path."""
+    return not isinstance(value, (str, bytes, bytearray, memoryview, os.PathLike)) and \
+        hasattr(value, "keys") and "path" in value.keys()
+
+
+def _missing(value):
+    """A row's null: None, NaN, or pandas' NA (a frame's nulls)."""
+    return value is None or (isinstance(value, float) and value != value) or \
+        type(value).__name__ == "NAType"
+
+
+def _field(row, name):
+    """A row's text field as bytes: the exact bytes of `name`_bytes when the name was not UTF-8,
+    else the text; None when absent or null."""
+    raw = row.get(name + "_bytes")
+    if not _missing(raw):
+        return bytes.fromhex(raw)
+    value = row.get(name)
+    return None if _missing(value) else os.fsencode(value)
+
+
+def _row_place(row):
+    """(path, member, offset, size) of what an index row describes: a file, or a member of an
+    archive (by its offset and size when the archive holds its bytes as they are)."""
+    archive = _field(row, "archive")
+    member = _field(row, "member")
+    if archive is None or member is None:
+        if archive is not None:
+            raise ValueError("the row is an archive whose walk stopped, not a recording")
+        return os.fsdecode(_field(row, "path")), None, None, None
+    offset = row.get("member_offset")
+    size = row.get("member_size")
+    if _missing(offset):
+        return os.fsdecode(archive), member, None, None
+    return os.fsdecode(archive), member, int(offset), int(size)
+
+
+def _member_name(member):
+    name = os.fsencode(member)
+    if b"\0" in name:
+        raise ValueError(f"a member name cannot hold a NUL byte: {member!r}")
+    return name
+
+
+def members(path):
+    """The entries of the tar or zip archive at `path`, in order: a list of dicts with name (a
+    str, surrogate escapes for bytes that are not UTF-8), ordinal (from 0; members of one name
+    are told apart by it), kind ("file", "directory", "symlink", ...), size, offset (where its
+    bytes lie in the archive when it holds them as they are, else None), method ("stored",
+    "deflate", or the filter of a compressed tar) and encrypted. Raises OSError when it cannot be
+    read (NotADirectoryError when it is no archive), and InvalidRecording with the archive's
+    error (such as "archive_truncated") when its walk stopped; the error's members attribute then
+    holds the entries before it."""
+    entries, fault = _core.members(_path(path))
+    for entry in entries:
+        entry["name"] = os.fsdecode(entry["name"])
+    if fault is not None:
+        error = InvalidRecording(fault, os.fspath(path))
+        error.members = entries
+        raise error
+    return entries
 
 
 class IndexWarning(UserWarning):
@@ -232,7 +327,7 @@ def _index_result(result, metrics):
 
 
 def index_files(files, named=None, jobs=1, level="structure", layout="auto", limits=None,
-                sqlite=None, force=False, metrics=False):
+                sqlite=None, force=False, metrics=False, archives=True):
     """index() of files that list_files() found (named: which were given by name, indexed
     whatever their content; by default all are found by a walk), without walking again. With
     sqlite, their rows also go into that database as `inputanim index --sqlite` writes them."""
@@ -241,11 +336,12 @@ def index_files(files, named=None, jobs=1, level="structure", layout="auto", lim
         named = [False] * len(files)
     return _index_result(
         _core.index_files(files, list(named), _threads("jobs", jobs), level, layout,
-                          _limits(limits), _database(sqlite), bool(force), bool(metrics)), metrics)
+                          _limits(limits), _database(sqlite), bool(force), bool(metrics),
+                          bool(archives)), metrics)
 
 
 def index(paths, jobs=None, level="structure", layout="auto", limits=None, sqlite=None,
-          force=False, prune=False, shard=None, metrics=False):
+          force=False, prune=False, shard=None, metrics=False, archives=True):
     """Summarises every recording under `paths` (files, folders, globs) as `inputanim index
     --jsonl` does: a pandas DataFrame with one row per recording, its columns the JSON Lines
     fields (INDEX_COLUMNS; warnings a list of dicts, error a dict, null where the CLI has null or
@@ -260,7 +356,10 @@ def index(paths, jobs=None, level="structure", layout="auto", limits=None, sqlit
     force); prune: delete the database's rows of files that are gone under the paths walked
     whole; shard=(K, N): only the files of shard K of N (`index --shard K/N`); metrics: also
     measure every valid recording (`index --metrics`): columns metrics and metrics_error
-    (METRICS_COLUMNS), and the summary columns in the database.
+    (METRICS_COLUMNS), and the summary columns in the database. A tar or zip archive among the
+    paths or found in a folder is indexed member by member (a row per recording in it, with the
+    archive and member columns, docs/ARCHIVES.md); archives=False (`--no-archives`) takes it for
+    some other file.
 
     frame.attrs["totals"] holds the counts the command ends with (files, recordings, invalid,
     unreadable, other, unchanged, pruned). Raises OSError for a path that does not exist,
@@ -277,7 +376,8 @@ def index(paths, jobs=None, level="structure", layout="auto", limits=None, sqlit
     k, n = (0, 1) if shard is None else shard
     return _index_result(
         _core.index_paths(operands, jobs, level, layout, _limits(limits), _database(sqlite),
-                          bool(force), bool(prune), int(k), int(n), bool(metrics)), metrics)
+                          bool(force), bool(prune), int(k), int(n), bool(metrics),
+                          bool(archives)), metrics)
 
 
 def merge_index(output, inputs):

@@ -30,16 +30,16 @@ def _list(paths):
     return inputanim.list_files(paths)
 
 
-def _index_part(files, named, jobs, level, layout, limits, database, metrics):
+def _index_part(files, named, jobs, level, layout, limits, database, metrics, archives):
     """The part's frame, and with `database` the bytes of an index database of its rows."""
     if not database:
         return inputanim.index_files(files, named, jobs, level, layout, limits,
-                                     metrics=metrics), None
+                                     metrics=metrics, archives=archives), None
     handle, name = tempfile.mkstemp(suffix=".db", prefix="inputanim-part-")
     os.close(handle)
     try:
         frame = inputanim.index_files(files, named, jobs, level, layout, limits, sqlite=name,
-                                      metrics=metrics)
+                                      metrics=metrics, archives=archives)
         with open(name, "rb") as f:
             return frame, f.read()
     finally:
@@ -74,13 +74,14 @@ def _parts(count, workers, partitions):
 
 
 def index(paths_or_globs, client, partitions=None, jobs=1, level="structure", layout="auto",
-          limits=None, sqlite=None, metrics=False):
+          limits=None, sqlite=None, metrics=False, archives=True):
     """inputanim.index() of files, folders and globs, the work spread over the workers of a Dask
     distributed `client`. partitions: how many parts the list of files is cut into (default: up to
     four per worker thread, at least 256 files each); jobs: validating threads per part; sqlite:
     also write the rows into this SQLite database (created, or updated: rows of the same paths are
     replaced) with the schema of `inputanim index --sqlite`; metrics: also measure every valid
-    recording (`index --metrics`). Returns one pandas DataFrame, row for row what
+    recording (`index --metrics`); archives: index the recordings inside the tar and zip archives
+    found (an archive is walked whole by the part that lists it). Returns one pandas DataFrame, row for row what
     inputanim.index() (and `inputanim index --jsonl`) gives. Paths, jobs (1 to
     inputanim.MAX_THREADS) and limits are checked here, before any work is sent, as index()
     checks them: a ValueError for a path with a NUL byte or a value out of range."""
@@ -95,7 +96,7 @@ def index(paths_or_globs, client, partitions=None, jobs=1, level="structure", la
     workers = sum(client.nthreads().values()) or 1
     futures = [
         client.submit(_index_part, files[start:end], named[start:end], jobs, level, layout,
-                      limits, sqlite is not None, bool(metrics), pure=False)
+                      limits, sqlite is not None, bool(metrics), bool(archives), pure=False)
         for start, end in _parts(len(files), workers, partitions)
     ]
     # _parts gives at least one part, so that an empty list still makes the frame's columns.

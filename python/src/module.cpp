@@ -115,7 +115,11 @@ error load_whole(source& s, layout_choice layout, bool copy) {
     std::error_code ec;
     {
         py::gil_scoped_release release;
-        if (read_at(s.in.descriptor(), 0, s.storage, ec) != s.storage.size() && !ec) {
+        if (s.in.descriptor() < 0) {
+            // A member of an archive, a part of its mapping: copied from it under the guard.
+            ec = guarded(w.bytes,
+                         [&] { std::copy(w.bytes.begin(), w.bytes.end(), s.storage.begin()); });
+        } else if (read_at(s.in.descriptor(), 0, s.storage, ec) != s.storage.size() && !ec) {
             ec = std::make_error_code(std::errc::io_error);
         }
     }
@@ -133,6 +137,25 @@ std::shared_ptr<source> open_name(const std::string& name) {
     std::error_code ec;
     s->in = input::open(name, ec);
     if (ec) throw os_failure{ec, name};
+    return s;
+}
+
+// The member `member` of the archive `name`: by its name after a walk of the headers, or, given
+// `offset` and `size` (an index row's), where they say with no walk. Throws os_failure; a row the
+// archive no longer matches is an error of the library's category in os_failure.
+std::shared_ptr<source> open_member_source(const std::string& name, const std::string& member,
+                                           std::optional<std::uint64_t> offset,
+                                           std::optional<std::uint64_t> size) {
+    auto s = std::make_shared<source>();
+    s->path = name + "/" + member;
+    s->named = true;
+    std::error_code ec;
+    {
+        py::gil_scoped_release release;
+        s->in = offset ? open_member_at(name, member, *offset, size.value_or(0), ec)
+                       : open_member(name, member, ec);
+    }
+    if (ec) throw os_failure{ec, s->path};
     return s;
 }
 
@@ -931,7 +954,7 @@ class python_run final : public records::index_observer {
 records::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
                                   const std::string& layout_name, const py::dict& limit_values,
                                   bool force, bool prune, unsigned shard, unsigned shards,
-                                  bool metrics) {
+                                  bool metrics, bool archives) {
     if (shards == 0 || shard >= shards) throw py::value_error("shard must be (K, N), 0 <= K < N");
     records::index_plan plan;
     plan.how = options_of(level_name, layout_name, limit_values, 1);
@@ -940,6 +963,7 @@ records::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
     plan.prune = prune;
     plan.shard = shard;
     plan.shards = shards;
+    plan.archives = archives;
     if (metrics) {
         // As `inputanim index --metrics`.
         plan.metrics.emplace();
@@ -953,10 +977,10 @@ records::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
 py::tuple index_paths(const py::list& operand_names, unsigned jobs, const std::string& level_name,
                       const std::string& layout_name, const py::dict& limit_values,
                       const py::object& sqlite, bool force, bool prune, unsigned shard,
-                      unsigned shards, bool metrics) {
+                      unsigned shards, bool metrics, bool archives) {
     const std::vector<std::string> operands = name_bytes(operand_names);
     python_run r(index_plan_of(jobs, level_name, layout_name, limit_values, force, prune, shard,
-                               shards, metrics),
+                               shards, metrics, archives),
                  database_of(sqlite), operands);
     r.run([&](records::indexer& run) {
         for (const std::string& operand : operands) run.add_operand(operand);
@@ -969,12 +993,12 @@ py::tuple index_paths(const py::list& operand_names, unsigned jobs, const std::s
 py::tuple index_files(const py::list& path_names, const std::vector<bool>& named, unsigned jobs,
                       const std::string& level_name, const std::string& layout_name,
                       const py::dict& limit_values, const py::object& sqlite, bool force,
-                      bool metrics) {
+                      bool metrics, bool archives) {
     const std::vector<std::string> paths = name_bytes(path_names);
     if (paths.size() != named.size()) throw py::value_error("paths and named differ in length");
-    python_run r(
-        index_plan_of(jobs, level_name, layout_name, limit_values, force, false, 0, 1, metrics),
-        database_of(sqlite), paths);
+    python_run r(index_plan_of(jobs, level_name, layout_name, limit_values, force, false, 0, 1,
+                               metrics, archives),
+                 database_of(sqlite), paths);
     r.run([&](records::indexer& run) {
         for (std::size_t i = 0; i < paths.size(); ++i) run.add_listed(paths[i], named[i]);
     });
@@ -1021,6 +1045,62 @@ py::tuple open_source(std::shared_ptr<source> src, bool copy, const std::string&
 py::tuple open_path(const py::bytes& path, bool copy, const std::string& layout_name,
                     bool by_reads) {
     return open_source(open_name(path_of(path)), copy, layout_name, by_reads);
+}
+
+// open() of a member of an archive (open_member_source). An archive that no longer holds the
+// member where a row says is (None, the error) as for a recording whose structure fails.
+py::tuple open_archive_member(const py::bytes& path, const py::bytes& member,
+                              std::optional<std::uint64_t> offset,
+                              std::optional<std::uint64_t> size, bool copy,
+                              const std::string& layout_name) {
+    std::shared_ptr<source> s;
+    try {
+        s = open_member_source(path_of(path), path_of(member), offset, size);
+    } catch (const os_failure& f) {
+        if (f.code.category() != error_category()) throw;
+        error e;
+        e.code = static_cast<errc>(f.code.value());
+        e.offset = offset.value_or(0);
+        return py::make_tuple(py::none(), error_dict(e));
+    }
+    return open_source(std::move(s), copy, layout_name, false);
+}
+
+// The entries of an archive as dicts: name (bytes), ordinal, kind, size, offset (None unless its
+// bytes are stored as they are), method, encrypted; and the fault that stopped the walk (an
+// error dict), or None.
+py::tuple archive_members(const py::bytes& path) {
+    const std::string name = path_of(path);
+    std::error_code ec;
+    input in = input::open(name, ec);
+    if (ec) throw os_failure{ec, name};
+    archive_reader reader = archive_reader::open(in, archive_limits{}, ec);
+    if (ec == std::errc::invalid_argument)
+        throw os_failure{std::make_error_code(std::errc::not_a_directory), name};
+    if (ec) throw os_failure{ec, name};
+    py::list members;
+    archive_member m;
+    for (;;) {
+        bool more = false;
+        {
+            py::gil_scoped_release release;
+            more = reader.next(m);
+        }
+        if (!more) break;
+        py::dict d;
+        d["name"] = py::bytes(m.name);
+        d["ordinal"] = m.ordinal;
+        d["kind"] = text(member_kind_name(m.kind));
+        d["size"] = m.size;
+        d["offset"] = m.data_offset ? py::object(py::int_(*m.data_offset)) : py::none();
+        d["method"] = text(m.method);
+        d["encrypted"] = m.encrypted;
+        members.append(d);
+    }
+    const error& fault = reader.fault();
+    if (fault.code == errc::io_error)
+        throw os_failure{std::make_error_code(std::errc::io_error), name};
+    return py::make_tuple(members, fault ? py::object(error_dict(fault)) : py::none());
 }
 
 py::tuple open_buffer(const py::buffer& data, const std::string& layout_name) {
@@ -1102,6 +1182,9 @@ PYBIND11_MODULE(_core, m) {
     m.def("open", &open_path, py::arg("path"), py::arg("copy"), py::arg("layout"),
           py::arg("by_reads") = true);
     m.def("open_buffer", &open_buffer, py::arg("data"), py::arg("layout"));
+    m.def("open_member", &open_archive_member, py::arg("path"), py::arg("member"),
+          py::arg("offset"), py::arg("size"), py::arg("copy"), py::arg("layout"));
+    m.def("members", &archive_members, py::arg("path"));
     m.def("validate_name", &validate_name, py::arg("path"), py::arg("level"), py::arg("layout"),
           py::arg("limits"), py::arg("threads"));
     m.def("validate_buffer", &validate_buffer, py::arg("data"), py::arg("level"), py::arg("layout"),
@@ -1109,10 +1192,11 @@ PYBIND11_MODULE(_core, m) {
     m.def("list_files", &list_files, py::arg("operands"));
     m.def("index_paths", &index_paths, py::arg("operands"), py::arg("jobs"), py::arg("level"),
           py::arg("layout"), py::arg("limits"), py::arg("sqlite"), py::arg("force"),
-          py::arg("prune"), py::arg("shard"), py::arg("shards"), py::arg("metrics"));
+          py::arg("prune"), py::arg("shard"), py::arg("shards"), py::arg("metrics"),
+          py::arg("archives") = true);
     m.def("index_files", &index_files, py::arg("paths"), py::arg("named"), py::arg("jobs"),
           py::arg("level"), py::arg("layout"), py::arg("limits"), py::arg("sqlite"),
-          py::arg("force"), py::arg("metrics"));
+          py::arg("force"), py::arg("metrics"), py::arg("archives") = true);
     m.def("merge_index", &merge_index, py::arg("output"), py::arg("inputs"));
     m.def("output_is_input", &output_is_input, py::arg("output"), py::arg("inputs"));
     m.def("upload_limits", &upload_limits_dict);

@@ -173,6 +173,39 @@ def tree(cli, tmp_path_factory):
     return make_tree(cli, tmp_path_factory.mktemp("index") / "tree")
 
 
+def make_archives(tree, root):
+    """Archives of the tree's recordings, made by Python's tarfile and zipfile: a tar (with a
+    gzip member, a file that is no recording and a folder), a tar.gz, a zip stored and one
+    deflated, and a tar whose own name and member's name are not UTF-8."""
+    import tarfile
+    import zipfile
+
+    root.mkdir(parents=True)
+    members = {"a/compact.bin": tree / "a" / "compact.bin",
+               "a/b/v10.bin": tree / "a" / "b" / "v10.bin",
+               "packed.bin.gz": tree / "packed.bin.gz",
+               "invalid.bin": tree / "invalid.bin",
+               "c/notes.txt": tree / "c" / "notes.txt"}
+    for name, mode in (("take.tar", "w"), ("take.tar.gz", "w:gz")):
+        with tarfile.open(root / name, mode, format=tarfile.PAX_FORMAT) as t:
+            t.add(tree / "c", arcname="c", recursive=False)
+            for arcname, path in members.items():
+                t.add(path, arcname=arcname)
+    for name, method in (("take.zip", zipfile.ZIP_STORED), ("deflated.zip", zipfile.ZIP_DEFLATED)):
+        with zipfile.ZipFile(root / name, "w", method) as z:
+            for arcname, path in members.items():
+                z.write(path, arcname)
+    with tarfile.open(os.fsencode(root) + b"/\xff.tar", "w", format=tarfile.GNU_FORMAT,
+                      encoding="utf-8", errors="surrogateescape") as t:
+        t.add(tree / "a" / "full.bin", arcname=os.fsdecode(b"\xfe.bin"))
+    return root
+
+
+@pytest.fixture(scope="session")
+def archives(tree, tmp_path_factory):
+    return make_archives(tree, tmp_path_factory.mktemp("index") / "archives")
+
+
 def cli_rows(cli, *args):
     out = run(cli, "index", "--jsonl", "-", *map(str, args), check=False)
     return [json.loads(line) for line in out.stdout.splitlines()]

@@ -13,12 +13,13 @@ import inputanim
 from conftest import assert_same_rows, cli_rows
 
 
-def test_the_fields_are_those_of_the_command(cli, tree):
-    expected = cli_rows(cli, tree)
+def test_the_fields_are_those_of_the_command(cli, tree, archives):
+    expected = cli_rows(cli, tree, archives)
     fields = set().union(*(row.keys() for row in expected))
     assert fields == set(inputanim.INDEX_COLUMNS)
-    frame = inputanim.index(tree)
+    frame = inputanim.index([tree, archives])
     assert list(frame.columns) == list(inputanim.INDEX_COLUMNS)
+    assert_same_rows(frame, expected)
 
 
 def test_the_columns_and_their_types_are_the_documented_ones(tree):
@@ -28,7 +29,9 @@ def test_the_columns_and_their_types_are_the_documented_ones(tree):
         "version": object, "layout": object, "has_camera": "boolean", "has_hands": "boolean",
         "has_gaze": "boolean", "curves": "Int64", "keyframes": "Int64", "markers": "Int64",
         "start": "float64", "duration": "float64", "warnings": object, "warnings_found": "Int64",
-        "error": object, "checked_with": object}
+        "error": object, "checked_with": object, "archive": object, "archive_bytes": object,
+        "member": object, "member_bytes": object, "member_ordinal": "Int64",
+        "member_offset": "Int64", "member_size": "Int64"}
     assert inputanim.METRICS_COLUMNS == {"metrics": object, "metrics_error": object}
     frame = inputanim.index(tree)
     for name, dtype in inputanim.INDEX_COLUMNS.items():

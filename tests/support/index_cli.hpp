@@ -55,12 +55,17 @@ struct totals {
     int other = -1;
     int unchanged = -1;
     int pruned = -1;
+    // Archives walked or found unchanged, and those whose walk stopped early (0 when the line
+    // names none).
+    int archives = 0;
+    int stopped = 0;
 };
 
 inline totals totals_of(const std::string& err) {
     static const std::regex line(
         R"(inputanim index: (\d+) files, (\d+) recordings, (\d+) invalid, (\d+) unreadable, )"
-        R"((\d+) other, (\d+) unchanged(?:, (\d+) pruned)?, \d+\.\d\d s \(\d+ files/s\)\n$)");
+        R"((\d+) other, (\d+) unchanged(?:, (\d+) pruned)?(?:, (\d+) archives)"
+        R"((?: \((\d+) stopped early\))?)?, \d+\.\d\d s \(\d+ files/s\)\n$)");
     std::smatch m;
     totals t;
     EXPECT_TRUE(std::regex_search(err, m, line)) << "no totals line at the end of:\n" << err;
@@ -72,6 +77,8 @@ inline totals totals_of(const std::string& err) {
     t.other = std::stoi(m[5]);
     t.unchanged = std::stoi(m[6]);
     if (m[7].matched) t.pruned = std::stoi(m[7]);
+    if (m[8].matched) t.archives = std::stoi(m[8]);
+    if (m[9].matched) t.stopped = std::stoi(m[9]);
     return t;
 }
 

@@ -84,6 +84,77 @@ class database {
         return rows.size() == 1 ? rows[0]["n"].get<std::int64_t>() : -1;
     }
 
+    // Makes this database (of the current schema) one of schema 3, as inputanim wrote it before
+    // archives: its tables made again as they were then, every row of a file kept.
+    void make_schema_3() {
+        query("PRAGMA foreign_keys = OFF");
+        for (const char* sql :
+             {"ALTER TABLE recordings RENAME TO recordings_now",
+              "ALTER TABLE warnings RENAME TO warnings_now", "DROP TABLE archives",
+              "DROP INDEX recordings_by_archive", "DROP INDEX warnings_by_path"}) {
+            query(sql);
+        }
+        query(R"sql(CREATE TABLE recordings (
+    path           TEXT PRIMARY KEY NOT NULL,
+    valid          INTEGER NOT NULL,
+    bytes          INTEGER,
+    version        TEXT,
+    layout         TEXT,
+    has_camera     INTEGER,
+    has_hands      INTEGER,
+    has_gaze       INTEGER,
+    curves         INTEGER,
+    keyframes      INTEGER,
+    markers        INTEGER,
+    start          REAL,
+    duration       REAL,
+    warnings_found INTEGER,
+    error_code     TEXT,
+    error_offset   INTEGER,
+    error_place    TEXT,
+    error_curve    TEXT,
+    error_keyframe INTEGER,
+    error_marker   INTEGER,
+    error_limit    TEXT,
+    error_message  TEXT,
+    size           INTEGER,
+    mtime          INTEGER,
+    inode          INTEGER,
+    checked_with   TEXT NOT NULL,
+    report         TEXT NOT NULL,
+    indexed_at     INTEGER NOT NULL,
+    left_path_length       REAL,
+    right_path_length      REAL,
+    left_pinches           INTEGER,
+    right_pinches          INTEGER,
+    left_coverage          REAL,
+    right_coverage         REAL,
+    fixations              INTEGER,
+    mean_fixation_duration REAL
+))sql");
+        query(R"sql(CREATE TABLE warnings (
+    path     TEXT NOT NULL REFERENCES recordings(path) ON DELETE CASCADE,
+    code     TEXT NOT NULL,
+    curve    TEXT NOT NULL,
+    keyframe INTEGER,
+    count    INTEGER NOT NULL,
+    message  TEXT NOT NULL
+))sql");
+        query("CREATE INDEX warnings_by_path ON warnings(path)");
+        std::string columns;
+        for (const nlohmann::json& c : query("SELECT name FROM pragma_table_info('recordings')")) {
+            columns += (columns.empty() ? "" : ", ") + c["name"].get<std::string>();
+        }
+        query("INSERT INTO recordings SELECT " + columns +
+              " FROM recordings_now WHERE member_ordinal = -1 AND archive IS NULL");
+        query(
+            "INSERT INTO warnings SELECT path, code, curve, keyframe, count, message FROM "
+            "warnings_now WHERE member_ordinal = -1");
+        query("DROP TABLE warnings_now");
+        query("DROP TABLE recordings_now");
+        query("PRAGMA user_version = 3");
+    }
+
     // The result of `PRAGMA integrity_check`: "ok" for a sound file.
     std::string integrity() {
         const std::vector<nlohmann::json> rows = query("PRAGMA integrity_check");

@@ -56,6 +56,7 @@ struct index_options {
     bool metrics = false;
     // --invalid-ok: exit 0 when the index is complete, whatever the verdicts.
     bool invalid_ok = false;
+    bool no_archives = false;
     // --progress, --progress-every N: progress lines also in a log.
     bool progress = false;
     std::uint64_t progress_every = 0;
@@ -132,6 +133,12 @@ std::string totals_line(const index_totals& t, bool prune, double seconds) {
                        " invalid, " + std::to_string(t.unreadable) + " unreadable, " +
                        std::to_string(t.other) + " other, " + std::to_string(t.unchanged) +
                        " unchanged";
+    if (t.archives > 0) {
+        line += ", " + std::to_string(t.archives) + " archives";
+        if (t.damaged_archives > 0) {
+            line += " (" + std::to_string(t.damaged_archives) + " stopped early)";
+        }
+    }
     if (prune) line += ", " + std::to_string(t.pruned) + " pruned";
     char time_text[64];
     std::snprintf(time_text, sizeof time_text, ", %.2f s (%.0f files/s)", seconds,
@@ -261,6 +268,7 @@ int run_index(index_options& o) {
         plan.prune = o.prune;
         plan.shard = o.shard;
         plan.shards = o.shards;
+        plan.archives = !o.no_archives;
         if (o.metrics) {
             plan.metrics.emplace();
             plan.metrics->max_samples = default_max_rows;
@@ -323,7 +331,8 @@ command add_index_command(CLI::App& app) {
         "", "NAME");
     cmd->add_option("PATH", o->paths,
                     "Folders to walk (recordings found by content) and files to index (a folder "
-                    "named merge: ./merge)")
+                    "named merge: ./merge); a tar or zip among them, or found in them, is indexed "
+                    "member by member (docs/ARCHIVES.md)")
         ->check(named);
     cmd->add_option("--jobs", o->jobs, "Threads that read files (default: one per core)")
         ->transform(count_between(1, max_threads));
@@ -346,6 +355,9 @@ command add_index_command(CLI::App& app) {
                   "Delete the database rows of files that are gone, under the PATHs this run could "
                   "walk whole")
         ->needs(sqlite);
+    cmd->add_flag("--no-archives", o->no_archives,
+                  "Do not open archives: a tar or zip found is some other file, one named is "
+                  "indexed as a file");
     cmd->add_flag("--metrics", o->metrics,
                   "Also measure every valid recording (docs/METRICS.md, default parameters): "
                   "\"metrics\" in JSON Lines, summary columns in SQLite");

@@ -7,6 +7,8 @@
 #include <span>
 #include <vector>
 
+#include "inputanim/archive.hpp"
+
 #include "records/ceilings.hpp"
 #include "records/threads.hpp"
 
@@ -154,12 +156,132 @@ bool read_small(file_result& r, const input& file, std::uint64_t size,
 
 }  // namespace
 
+unsigned shard_of(std::string_view path, unsigned shards) {
+    std::uint64_t h = 0xcbf29ce484222325;
+    for (const char c : path) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 0x100000001b3;
+    }
+    return static_cast<unsigned>(h % shards);
+}
+
+bool member_feed::push(file_result&& r) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return waiting_.size() < feed_capacity || cancelled_; });
+    if (cancelled_) return false;
+    waiting_.push_back(std::move(r));
+    changed_.notify_all();
+    return true;
+}
+
+void member_feed::finish(const error& stopped, std::uint64_t entries, std::uint64_t skipped,
+                         archive_format format) {
+    const std::lock_guard lock(mutex_);
+    stopped_ = stopped;
+    entries_ = entries;
+    skipped_ = skipped;
+    format_ = format;
+    finished_ = true;
+    changed_.notify_all();
+}
+
+bool member_feed::pop(file_result& r) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return !waiting_.empty() || finished_; });
+    if (waiting_.empty()) return false;
+    r = std::move(waiting_.front());
+    waiting_.pop_front();
+    changed_.notify_all();
+    return true;
+}
+
+void member_feed::cancel() {
+    const std::lock_guard lock(mutex_);
+    cancelled_ = true;
+    changed_.notify_all();
+}
+
+namespace {
+
+// Whether the opened file `file` (its first bytes `head`, inflated when it is gzip) is an
+// archive: never when they start like a recording; else archive_format_of.
+std::optional<archive_format> archive_of(const input& file, std::span<const std::byte> head,
+                                         std::error_code& io) {
+    if (starts_like_recording(head)) return std::nullopt;
+    return archive_format_of(file, io);
+}
+
+}  // namespace
+
+void index_pool::walk_archive(found_archive& a, std::vector<std::byte>& buffer) const {
+    std::error_code io;
+    archive_reader reader = archive_reader::open(a.file, archives_.limits, io);
+    std::uint64_t entries = 0;
+    std::uint64_t skipped = 0;
+    if (io) {
+        // Said as a walk stopped at its first entry, by take_archive.
+        error unreadable;
+        unreadable.code = errc::io_error;
+        a.feed->finish(archives_.mine(a.path) ? unreadable : error{}, 0, 0, archive_format::tar);
+        return;
+    }
+    archive_member m;
+    while (reader.next(m)) {
+        ++entries;
+        std::string path;
+        try {
+            path = a.path + "/" + m.name;
+        } catch (const std::bad_alloc&) {
+            error refused;
+            refused.code = errc::io_error;
+            a.feed->finish(refused, entries, skipped, reader.format());
+            return;
+        }
+        if (!archives_.mine(path)) continue;
+        if (m.kind != member_kind::file) {
+            ++skipped;
+            continue;
+        }
+        file_result r;
+        r.path = std::move(path);
+        r.archive = a.path;
+        r.member = m;
+        r.ordinal = static_cast<std::int64_t>(m.ordinal);
+        const file_check c = validate_member(reader, how_, buffer);
+        if (c.io) {
+            mark_cut(r, c.io);
+        } else if (!found_recording(c) && !reader.member_fault()) {
+            // Sorted from the recordings as a folder's files are.
+            ++skipped;
+            continue;
+        } else {
+            r.rep = c.rep;
+            r.bytes = c.bytes;
+            if (metrics_ && r.rep.valid()) {
+                if (const std::span<const std::byte> in_place = reader.member_bytes();
+                    !in_place.empty()) {
+                    measure_into(r, in_place, true, how_, *metrics_);
+                } else if (!buffer.empty() && !starts_like_gzip(buffer)) {
+                    measure_into(r, buffer, false, how_, *metrics_);
+                } else {
+                    // Inflated as it was checked, and not held: measured by `inputanim metrics`.
+                    r.metrics_failure = std::make_error_code(std::errc::file_too_large);
+                }
+            }
+        }
+        if (!a.feed->push(std::move(r))) return;
+    }
+    error stopped = reader.fault();
+    if (stopped && !archives_.mine(a.path)) stopped = {};
+    a.feed->finish(stopped, entries, skipped, reader.format());
+}
+
 // Opens, reads or maps, and validates the files of `batch` (at most batch_width): a file read into
 // `buffer` is validated at once, the buffer then taken by the next; the mapped ones together,
 // where the many-inputs validate() overlaps the cache misses of their structure walks. gzip files
 // and streams are validated one at a time.
-void index_pool::index_batch(std::span<file_result* const> batch,
-                             std::vector<std::byte>& buffer) const {
+void index_pool::index_batch(std::span<file_result* const> batch, std::vector<std::byte>& buffer,
+                             std::vector<found_archive>& archives) const {
     std::array<input, batch_width> files;
     std::array<std::span<const std::byte>, batch_width> inputs;
     std::array<report, batch_width> reports;
@@ -167,8 +289,14 @@ void index_pool::index_batch(std::span<file_result* const> batch,
     std::size_t n = 0;
     for (std::size_t i = 0; i < batch.size(); ++i) {
         file_result& r = *batch[i];
-        if (r.outcome == file_outcome::unchanged) continue;
-        if (!open_file(r, files[i])) continue;
+        if (r.outcome == file_outcome::unchanged || r.outcome == file_outcome::unchanged_archive) {
+            continue;
+        }
+        if (!open_file(r, files[i])) {
+            // Not of this shard: nothing to say of it.
+            if (r.only_archive) r.outcome = file_outcome::not_recording;
+            continue;
+        }
         input& file = files[i];
         const std::optional<std::uint64_t> size = file.file_size();
         if (!size) {
@@ -190,6 +318,41 @@ void index_pool::index_batch(std::span<file_result* const> batch,
                 continue;
             }
             bytes = file.mapped();
+        }
+        if (archives_.open) {
+            // The first bytes of the content, inflated when it is gzip.
+            std::array<std::byte, recording_head_size> head{};
+            std::size_t n = 0;
+            std::error_code io;
+            if (gzip) {
+                io = file.map();
+                if (!io) n = recording_head(file, head, io);
+            } else if (!bytes.empty()) {
+                n = std::min(head.size(), bytes.size());
+                if (file.is_mapped()) {
+                    io = guarded(bytes, [&] { std::copy_n(bytes.begin(), n, head.begin()); });
+                } else {
+                    std::copy_n(bytes.begin(), n, head.begin());
+                }
+            }
+            std::optional<archive_format> format;
+            if (!io) format = archive_of(file, {head.data(), n}, io);
+            if (io) {
+                mark_cut(r, io);
+                if (r.only_archive) r.outcome = file_outcome::not_recording;
+                continue;
+            }
+            if (format) {
+                // Walked once the batch is done (work()), in the order found.
+                r.outcome = file_outcome::archive;
+                r.feed = std::make_shared<member_feed>();
+                archives.push_back({std::move(file), r.path, r.feed});
+                continue;
+            }
+        }
+        if (r.only_archive) {
+            r.outcome = file_outcome::not_recording;
+            continue;
         }
         if (gzip) {
             // Inflated from the mapping as it is read (a small file is mapped only now).
@@ -249,9 +412,10 @@ void index_pool::index_batch(std::span<file_result* const> batch,
 }
 
 index_pool::index_pool(unsigned jobs, std::size_t window, validate_options how,
-                       std::optional<metrics_options> metrics, sink done)
+                       std::optional<metrics_options> metrics, archive_plan archives, sink done)
     : how_(how),
       metrics_(metrics),
+      archives_(archives),
       done_(std::move(done)),
       slots_(std::max<std::size_t>(window, 1)) {
     workers_.reserve(jobs);
@@ -268,6 +432,7 @@ index_pool::~index_pool() {
         // Files not taken yet are dropped: this only happens when the run is abandoned.
         submitted_ = taken_;
         stopping_ = true;
+        for (const std::shared_ptr<member_feed>& feed : walking_) feed->cancel();
     }
     work_ready_.notify_all();
     for (std::thread& t : workers_) t.join();
@@ -276,6 +441,7 @@ index_pool::~index_pool() {
 void index_pool::work() {
     // The worker's buffer for the files it reads whole, kept from file to file.
     std::vector<std::byte> buffer;
+    std::vector<found_archive> archives;
     std::unique_lock lock(mutex_);
     for (;;) {
         work_ready_.wait(lock, [this] { return taken_ < submitted_ || stopping_; });
@@ -290,11 +456,26 @@ void index_pool::work() {
             batch[i] = &slots_[(first + i) % slots_.size()].result;
         }
         lock.unlock();
-        index_batch({batch.data(), count}, buffer);
+        index_batch({batch.data(), count}, buffer, archives);
         lock.lock();
         for (std::size_t i = 0; i < count; ++i) slots_[(first + i) % slots_.size()].done = true;
         completed_ += count;
         if (main_waiting_ && ready_to_drain()) drain_ready_.notify_one();
+        // The archives of the batch, now that the main thread may reach their slots: it drains
+        // each one's feed in its place.
+        for (found_archive& a : archives) {
+            if (stopping_) {
+                a.feed->cancel();
+                continue;
+            }
+            walking_.push_back(a.feed);
+            lock.unlock();
+            walk_archive(a, buffer);
+            a.file = input();
+            lock.lock();
+            std::erase(walking_, a.feed);
+        }
+        archives.clear();
     }
 }
 

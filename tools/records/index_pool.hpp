@@ -6,26 +6,42 @@
 // were handed over, so the output does not depend on the number of threads. At most `window`
 // files are in flight, which bounds memory, and at most batch_width files per worker are held at
 // a time.
+//
+// A file whose content is an archive (archive.hpp) is walked by the worker that found it, once
+// its batch is done: its members' results go through a member_feed, a queue of at most
+// feed_capacity results, which the main thread drains in the archive's place among the files. So
+// the members come in order too, and a walk runs ahead of the main thread by a bounded amount.
 #pragma once
 
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <limits>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "inputanim/archive.hpp"
 #include "inputanim/inputanim.hpp"
 #include "inputanim/metrics.hpp"
 
 namespace inputanim::records {
+
+// The shard of a path among `shards`: FNV-1a (64 bits) of its bytes, modulo `shards`. Fixed by
+// docs/CLI.md, so that shards made by different machines and releases fit together.
+unsigned shard_of(std::string_view path, unsigned shards);
+// The most shards of `--shard K/N`: N is an unsigned count, 1 to this.
+inline constexpr unsigned max_shards = std::numeric_limits<unsigned>::max();
 
 // What a stat of the file said; the database keeps it to skip unchanged files.
 struct file_stamp {
@@ -40,9 +56,15 @@ struct file_stamp {
 };
 
 enum class file_outcome : std::uint8_t {
+    // Its content is an archive: `feed` gives its members' results (member_feed).
+    archive,
+    // An archive the database holds walked whole under the same stamp and options: its rows are
+    // the database's, and it is not read again.
+    unchanged_archive,
     // Validated: `rep` and `bytes` hold the result (valid or not).
     recording,
-    // Its first bytes are not the magic (nor a file cut short inside it): not indexed.
+    // Its first bytes are not the magic (nor a file cut short inside it), or, asked only for
+    // archives (`only_archive`), it is none: not indexed.
     not_recording,
     // Could not be opened, mapped or read: `failure` says why.
     unreadable,
@@ -50,17 +72,26 @@ enum class file_outcome : std::uint8_t {
     unchanged,
 };
 
-// One file: what the main thread fills in, then what the worker found.
+class member_feed;
+
+// One file: what the main thread fills in, then what the worker found. Also one member of an
+// archive, or the archive whose walk stopped, as a member_feed hands them.
 struct file_result {
     std::string path;
     // Named on the command line: indexed whatever its first bytes are.
     bool named = false;
+    // Not of this run's shard: read only to see whether it is an archive, whose members may be.
+    bool only_archive = false;
+    // The database held it as an archive (lookup_archive): a file now, its rows go.
+    bool was_archive = false;
     std::optional<file_stamp> stamp;
     // `recording`, or `unchanged` with the database's verdict, which the workers pass through.
     file_outcome outcome = file_outcome::recording;
     bool known_valid = false;
     // The row the database holds, as it holds it.
     nlohmann::json known_fields;
+    // unchanged_archive: its members that are not recordings, as the database counted them.
+    std::uint64_t known_other = 0;
 
     report rep{};
     std::uint64_t bytes = 0;
@@ -72,6 +103,67 @@ struct file_result {
     // With metrics asked for: those of a valid recording, or why it could not be measured.
     std::optional<recording_metrics> metrics;
     std::error_code metrics_failure;
+
+    // A member's or a stopped walk's row: the archive's path; for a member, the member. The
+    // row's ordinal: the member's, the place of the entry a stopped walk could not read, -1 for
+    // a file.
+    std::string archive;
+    std::optional<archive_member> member;
+    std::int64_t ordinal = -1;
+
+    // outcome archive: where its members come from.
+    std::shared_ptr<member_feed> feed;
+};
+
+// What a worker's walk of one archive hands the main thread: its members' results in order, then
+// how the walk ended. The worker blocks while feed_capacity results wait; cancel() (the run
+// abandoned) makes it give up.
+class member_feed {
+  public:
+    static constexpr std::size_t feed_capacity = 256;
+
+    // Worker: a member's result; false when the feed was cancelled.
+    bool push(file_result&& r);
+    // Worker: the walk ended, with the damage or budget that stopped it (none when it reached
+    // the end), having walked `entries` entries, of which the counts in `skipped` were not
+    // handed on: other members (not recordings, not files).
+    void finish(const error& stopped, std::uint64_t entries, std::uint64_t skipped,
+                archive_format format);
+    // Main thread: the next member's result into `r`; false once the walk ended and every result
+    // was taken.
+    bool pop(file_result& r);
+    void cancel();
+
+    // After pop() returned false.
+    const error& stopped() const noexcept { return stopped_; }
+    std::uint64_t entries() const noexcept { return entries_; }
+    std::uint64_t skipped() const noexcept { return skipped_; }
+    archive_format format() const noexcept { return format_; }
+
+  private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<file_result> waiting_;
+    bool finished_ = false;
+    bool cancelled_ = false;
+    error stopped_{};
+    std::uint64_t entries_ = 0;
+    std::uint64_t skipped_ = 0;
+    archive_format format_ = archive_format::tar;
+};
+
+// How the workers treat archives.
+struct archive_plan {
+    // Open the archives found (index --no-archives: false, and an archive is some other file).
+    bool open = true;
+    archive_limits limits{};
+    // Only the members of shard `shard` of `shards` (shard_of their ARCHIVE/MEMBER path).
+    unsigned shard = 0;
+    unsigned shards = 1;
+
+    bool mine(std::string_view path) const {
+        return shards <= 1 || shard_of(path, shards) == shard;
+    }
 };
 
 class index_pool {
@@ -83,7 +175,7 @@ class index_pool {
     // threads: fewer when the system refuses one (started(), refusal()), and throws
     // std::system_error when it refuses the first.
     index_pool(unsigned jobs, std::size_t window, validate_options how,
-               std::optional<metrics_options> metrics, sink done);
+               std::optional<metrics_options> metrics, archive_plan archives, sink done);
     ~index_pool();
     index_pool(const index_pool&) = delete;
     index_pool& operator=(const index_pool&) = delete;
@@ -105,8 +197,18 @@ class index_pool {
         bool done = false;
     };
 
+    // An archive a worker found in its batch, walked once the batch is done.
+    struct found_archive {
+        input file;
+        std::string path;
+        std::shared_ptr<member_feed> feed;
+    };
+
     void work();
-    void index_batch(std::span<file_result* const> batch, std::vector<std::byte>& buffer) const;
+    void index_batch(std::span<file_result* const> batch, std::vector<std::byte>& buffer,
+                     std::vector<found_archive>& archives) const;
+    // Walks an archive, its members' results into its feed.
+    void walk_archive(found_archive& a, std::vector<std::byte>& buffer) const;
     // Hands the finished results at the head of the window to the sink; with `wait`, first waits
     // until ready_to_drain().
     void drain(bool wait);
@@ -116,6 +218,7 @@ class index_pool {
 
     validate_options how_;
     std::optional<metrics_options> metrics_;
+    archive_plan archives_;
     sink done_;
     std::vector<slot> slots_;
     std::mutex mutex_;
@@ -129,6 +232,8 @@ class index_pool {
     std::uint64_t completed_ = 0;
     bool main_waiting_ = false;
     bool stopping_ = false;
+    // The feeds of the walks under way, cancelled when the run is abandoned.
+    std::vector<std::shared_ptr<member_feed>> walking_;
     std::error_code refused_;
     std::vector<std::thread> workers_;
 };

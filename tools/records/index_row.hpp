@@ -37,8 +37,10 @@ struct index_column {
 
 // The fields of a row (`index --jsonl`), in the order of the Python frame's columns. A row of an
 // unreadable file has only path (path_bytes), valid, error and checked_with; the others are absent
-// from its line and null in the frame.
-inline constexpr std::array<index_column, 18> index_columns{{
+// from its line and null in the frame. The member fields (docs/ARCHIVES.md) are those of a member
+// of an archive, and archive and member_ordinal those of an archive whose walk stopped; a file's
+// row has none of them.
+inline constexpr std::array<index_column, 25> index_columns{{
     {"path", column_type::text},
     {"path_bytes", column_type::text},
     {"valid", column_type::flag},
@@ -57,6 +59,13 @@ inline constexpr std::array<index_column, 18> index_columns{{
     {"warnings_found", column_type::count},
     {"error", column_type::object},
     {"checked_with", column_type::object},
+    {"archive", column_type::text},
+    {"archive_bytes", column_type::text},
+    {"member", column_type::text},
+    {"member_bytes", column_type::text},
+    {"member_ordinal", column_type::count},
+    {"member_offset", column_type::count},
+    {"member_size", column_type::count},
 }};
 
 // The columns `index --metrics` adds: "metrics" (null for an invalid file or one that could not

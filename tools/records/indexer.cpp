@@ -113,15 +113,6 @@ bool walk_folder(const std::string& root, walk_visitor& visitor, bool stat_files
 
 }  // namespace
 
-unsigned shard_of(std::string_view path, unsigned shards) {
-    std::uint64_t h = 0xcbf29ce484222325;
-    for (const char c : path) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 0x100000001b3;
-    }
-    return static_cast<unsigned>(h % shards);
-}
-
 operand_kind walk_operand(const std::string& operand, walk_visitor& visitor, bool stat_files) {
     if (operand == "-") {
         // Standard input: one recording read as it arrives, never a folder.
@@ -172,7 +163,8 @@ indexer::indexer(const index_plan& plan, sqlite_store* store, index_observer& ob
       stored_options_(records::stored_options(plan)),
       stored_options_text_(stored_options_.dump()),
       pool_(std::max(1u, plan.jobs), std::clamp<std::size_t>(std::size_t{64} * plan.jobs, 64, 8192),
-            plan.how, plan.metrics, [this](file_result& r) { take(r); }) {
+            plan.how, plan.metrics, {plan.archives, {}, plan.shard, plan.shards},
+            [this](file_result& r) { take(r); }) {
     if (pool_.refusal()) {
         observer_.note(
             "warning: " + std::to_string(pool_.started()) + " of " +
@@ -210,22 +202,29 @@ void indexer::other_file(std::string_view path) {
     observer_.done();
 }
 
-// Hands the file to the pool, or, when the database holds its verdict for the same stamp and
-// options, a result that the pool passes through unread (so rows stay in walk order).
+// Hands the file to the pool, or, when the database holds its verdict (or, for an archive, its
+// members' rows) for the same stamp and options, a result that the pool passes through unread
+// (so rows stay in walk order). A file of another shard is still handed over when archives are
+// opened: the members of an archive go to the shards by their own paths.
 void indexer::add_file(const std::string& path, bool named, const struct stat* st) {
-    if (!mine(path)) return;
-    ++totals_.files;
-    observer_.found();
+    const bool only_archive = !mine(path);
+    if (only_archive && !plan_.archives) return;
+    if (!only_archive) {
+        ++totals_.files;
+        observer_.found();
+    }
     std::optional<file_stamp> stamp;
     if (st) stamp = stamp_of(*st);
     file_result& r = pool_.next();
+    r = file_result{};
     r.path = path;
     r.named = named;
+    r.only_archive = only_archive;
     r.stamp = stamp;
-    r.outcome = file_outcome::recording;
-    if (store_ && stamp && !plan_.force) {
-        std::optional<known_file> known = store_->lookup(path);
-        if (known && known->stamp == stamp && known->options == stored_options_text_) {
+    if (store_ && stamp) {
+        std::optional<known_file> known = only_archive ? std::nullopt : store_->lookup(path);
+        if (known && !plan_.force && known->stamp == stamp &&
+            known->options == stored_options_text_) {
             // The stored text is the database's, whatever wrote it (a merged shard, a hand): it
             // is printed as the object it holds, on one line. Text that is not a JSON object is
             // no verdict, and the file is read again.
@@ -235,6 +234,14 @@ void indexer::add_file(const std::string& path, bool named, const struct stat* s
                 r.known_valid = known->valid;
                 r.known_fields = std::move(report);
             }
+        } else if (!known && plan_.archives) {
+            const std::optional<known_file> archive = store_->lookup_archive(path);
+            r.was_archive = archive.has_value();
+            if (archive && !plan_.force && archive->stamp == stamp &&
+                archive->options == stored_options_text_) {
+                r.outcome = file_outcome::unchanged_archive;
+                r.known_other = archive->other;
+            }
         }
     }
     pool_.submit();
@@ -242,13 +249,20 @@ void indexer::add_file(const std::string& path, bool named, const struct stat* s
 
 // A worker's result, in walk order.
 void indexer::take(file_result& r) {
-    observer_.done();
-    nlohmann::json fields;
     switch (r.outcome) {
+        case file_outcome::archive:
+            take_archive(r);
+            return;
+        case file_outcome::unchanged_archive:
+            replay_archive(r);
+            return;
         case file_outcome::not_recording:
+            if (r.only_archive) return;
+            observer_.done();
             ++totals_.other;
             return;
         case file_outcome::unchanged:
+            observer_.done();
             ++totals_.unchanged;
             ++totals_.recordings;
             if (!r.known_valid) ++totals_.invalid;
@@ -256,17 +270,37 @@ void indexer::take(file_result& r) {
             store_->seen(r.path);
             return;
         case file_outcome::unreadable:
-            ++totals_.unreadable;
-            fields = {{"valid", false},
-                      {"error", {{"code", r.failure_code}, {"message", r.failure.message()}}},
-                      {"checked_with", checked_with_}};
-            break;
         case file_outcome::recording:
-            ++totals_.recordings;
-            if (!r.rep.valid()) ++totals_.invalid;
-            fields = report_json(r.rep, plan_.how, r.bytes);
-            if (plan_.metrics) add_metrics(fields, r);
-            break;
+            // A file the database held as an archive: those rows go.
+            if (store_ && r.was_archive) store_->forget_archive(r.path);
+            observer_.done();
+            take_row(r);
+            return;
+    }
+}
+
+void indexer::take_row(file_result& r) {
+    nlohmann::json fields;
+    // An archive's own row (its walk stopped) counts as no recording.
+    const bool archives_own = !r.archive.empty() && !r.member;
+    if (r.outcome == file_outcome::unreadable) {
+        ++totals_.unreadable;
+        fields = {{"valid", false},
+                  {"error", {{"code", r.failure_code}, {"message", r.failure.message()}}},
+                  {"checked_with", checked_with_}};
+    } else {
+        if (!archives_own) ++totals_.recordings;
+        if (!r.rep.valid()) ++totals_.invalid;
+        fields = report_json(r.rep, plan_.how, r.bytes);
+        if (plan_.metrics) add_metrics(fields, r);
+    }
+    if (r.member) {
+        add_member(fields, r.archive, *r.member);
+    } else if (archives_own) {
+        // Where its walk stopped.
+        fields["archive"] = r.archive;
+        fields["member"] = nullptr;
+        fields["member_ordinal"] = r.ordinal;
     }
     add_path(fields, r.path);
     index_row row(r.path, std::move(fields));
@@ -275,6 +309,73 @@ void indexer::take(file_result& r) {
     const std::string line = store_ ? row.json_text() : std::string();
     observer_.row(r, std::move(row));
     if (store_) store_->put(r, stored_options_, line, indexed_at_);
+}
+
+void indexer::take_archive(file_result& r) {
+    if (!r.only_archive) observer_.done();
+    ++totals_.archives;
+    // Its rows are made again: those of members now gone must not stay.
+    if (store_) store_->forget_archive(r.path);
+    const std::shared_ptr<member_feed> feed = std::move(r.feed);
+    file_result m;
+    bool unreadable = false;
+    while (feed->pop(m)) {
+        observer_.found();
+        observer_.done();
+        ++totals_.files;
+        unreadable = unreadable || m.outcome == file_outcome::unreadable;
+        take_row(m);
+    }
+    totals_.other += feed->skipped();
+    totals_.files += feed->skipped();
+    if (const error& stopped = feed->stopped()) {
+        ++totals_.damaged_archives;
+        file_result row;
+        row.path = r.path;
+        row.archive = r.path;
+        row.ordinal = static_cast<std::int64_t>(feed->entries());
+        if (stopped.code == errc::io_error) {
+            row.outcome = file_outcome::unreadable;
+            row.failure = std::make_error_code(std::errc::io_error);
+            row.failure_code = "io_error";
+        } else {
+            row.rep.error = stopped;
+        }
+        take_row(row);
+        unreadable = unreadable || stopped.code == errc::io_error;
+    }
+    // An archive that could not be read whole is read again by the next run.
+    if (store_ && r.stamp && !unreadable) {
+        store_->put_archive(r.path, archive_format_name(feed->format()), feed->entries(),
+                            feed->skipped(), *r.stamp, stored_options_, indexed_at_);
+    }
+}
+
+void indexer::replay_archive(const file_result& r) {
+    if (!r.only_archive) observer_.done();
+    ++totals_.archives;
+    totals_.other += r.known_other;
+    totals_.files += r.known_other;
+    store_->seen(r.path);
+    store_->for_each_archive_row(r.path, [&](const stored_row& row) {
+        // Each is mine when this database holds it (one shard holds only its own).
+        nlohmann::json fields = nlohmann::json::parse(row.report, nullptr, false);
+        if (!fields.is_object()) fields = nlohmann::json::object();
+        file_result known;
+        known.path = row.path;
+        if (row.stopped) {
+            ++totals_.damaged_archives;
+        } else {
+            observer_.found();
+            observer_.done();
+            ++totals_.files;
+            ++totals_.recordings;
+            ++totals_.unchanged;
+        }
+        if (!row.valid) ++totals_.invalid;
+        observer_.row(known, index_row(row.path, std::move(fields)));
+        store_->seen(row.path);
+    });
 }
 
 // "metrics" (with "measured_with"), null for an invalid file or one that could not be measured;
@@ -303,11 +404,15 @@ void indexer::add_metrics(nlohmann::json& fields, const file_result& r) const {
 void indexer::prune() {
     for (const auto& [operand, kind] : operands_) {
         if (kind == operand_kind::unwalked) continue;
-        for (const std::string& path :
-             store_->unseen_under(operand, kind == operand_kind::folder)) {
+        const bool folder = kind == operand_kind::folder;
+        for (const std::string& path : store_->unseen_under(operand, folder)) {
             if (!mine(path)) continue;
             store_->remove(path);
             ++totals_.pruned;
+        }
+        // The archives gone: their entries (their members' rows went above, by their paths).
+        for (const std::string& path : store_->unseen_under(operand, folder, true)) {
+            store_->forget_archive(path);
         }
     }
 }

@@ -22,12 +22,6 @@
 
 namespace inputanim::records {
 
-// The shard of a path among `shards`: FNV-1a (64 bits) of its bytes, modulo `shards`. Fixed by
-// docs/CLI.md, so that shards made by different machines and releases fit together.
-unsigned shard_of(std::string_view path, unsigned shards);
-// The most shards of `--shard K/N`: N is an unsigned count, 1 to this.
-inline constexpr unsigned max_shards = std::numeric_limits<unsigned>::max();
-
 // What a PATH operand turned out to be: a folder walked whole, a file (or standard input), or one
 // that could not be walked whole (missing, or some folder in it could not be listed).
 enum class operand_kind : std::uint8_t { folder, file, unwalked };
@@ -63,8 +57,12 @@ struct index_plan {
     unsigned shards = 1;
     // Also measure every valid recording (index --metrics): its row gets "metrics".
     std::optional<metrics_options> metrics;
+    // Index the recordings inside the archives found (index --no-archives: false).
+    bool archives = true;
 };
 
+// Files count the members of archives too (each is a file found); `other` the members that are
+// not recordings, and the entries that are not files (folders, links, devices).
 struct index_totals {
     std::uint64_t files = 0;
     std::uint64_t recordings = 0;
@@ -73,6 +71,10 @@ struct index_totals {
     std::uint64_t other = 0;
     std::uint64_t unchanged = 0;
     std::uint64_t pruned = 0;
+    // Archives walked (or found unchanged), and those whose walk stopped at damage or a budget:
+    // such an archive has a row of its own, which counts as invalid.
+    std::uint64_t archives = 0;
+    std::uint64_t damaged_archives = 0;
     // A PATH that does not exist or a folder that could not be listed.
     bool walk_failed = false;
 };
@@ -116,6 +118,13 @@ class indexer {
     void add_file(const std::string& path, bool named, const struct stat* st);
     void other_file(std::string_view path);
     void take(file_result& r);
+    // The rows of an archive: its members' from the worker's walk, or the database's when it is
+    // unchanged.
+    void take_archive(file_result& r);
+    void replay_archive(const file_result& r);
+    // Counts a row (of a file, a member, or an archive whose walk stopped) and hands it to the
+    // observer and the database.
+    void take_row(file_result& r);
     void add_metrics(nlohmann::json& fields, const file_result& r) const;
     void prune();
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <limits>
 #include <memory>
@@ -21,16 +22,20 @@ namespace inputanim::records {
 
 namespace {
 
-// Bumped when the tables change. A database of schema 2 gains the metrics columns (added at the
-// end, so that its rows line up with a new database's); any other version is refused, not
-// altered.
-constexpr int schema_version = 3;
+// Bumped when the tables change. A database of schema 2 or 3 is migrated (schema_change): its
+// tables are rebuilt with the columns added since, at their end, so that its rows line up with a
+// new database's; any other version is refused, not altered.
+constexpr int schema_version = 4;
 // PRAGMA application_id of an inputanim index ("IAnx"): how a database is known to be one.
 constexpr std::int64_t application_id = 0x49416e78;
 
-constexpr const char* schema = R"sql(
-CREATE TABLE recordings (
-    path           TEXT PRIMARY KEY NOT NULL,
+// Table recordings, named `name`. A row is a file (member_ordinal -1), a member of an archive
+// (archive, member, its ordinal from 0) or an archive whose walk stopped (archive set, member
+// NULL, member_ordinal the place of the entry it could not read): (path, member_ordinal) is the
+// key, as members of one name have a row each.
+std::string recordings_table(std::string_view name) {
+    return "CREATE TABLE " + std::string(name) + R"sql( (
+    path           TEXT NOT NULL,
     valid          INTEGER NOT NULL,
     bytes          INTEGER,
     version        TEXT,
@@ -65,18 +70,58 @@ CREATE TABLE recordings (
     left_coverage          REAL,
     right_coverage         REAL,
     fixations              INTEGER,
-    mean_fixation_duration REAL
+    mean_fixation_duration REAL,
+    archive        TEXT,
+    member         TEXT,
+    member_ordinal INTEGER NOT NULL DEFAULT -1,
+    member_offset  INTEGER,
+    member_size    INTEGER,
+    PRIMARY KEY (path, member_ordinal)
 );
-CREATE TABLE warnings (
-    path     TEXT NOT NULL REFERENCES recordings(path) ON DELETE CASCADE,
+)sql";
+}
+
+std::string warnings_table(std::string_view name) {
+    return "CREATE TABLE " + std::string(name) + R"sql( (
+    path     TEXT NOT NULL,
     code     TEXT NOT NULL,
     curve    TEXT NOT NULL,
     keyframe INTEGER,
     count    INTEGER NOT NULL,
-    message  TEXT NOT NULL
+    message  TEXT NOT NULL,
+    member_ordinal INTEGER NOT NULL DEFAULT -1,
+    FOREIGN KEY (path, member_ordinal) REFERENCES recordings(path, member_ordinal)
+        ON DELETE CASCADE
 );
-CREATE INDEX warnings_by_path ON warnings(path);
 )sql";
+}
+
+// An archive walked whole: its stamp and the options its members' rows were made under, so that
+// a run finds it unchanged and hands on their rows without reading it. Written after its last
+// member's row, so that a run killed inside an archive leaves none and the next reads it again.
+constexpr const char* archives_table = R"sql(
+CREATE TABLE archives (
+    path         TEXT PRIMARY KEY NOT NULL,
+    format       TEXT NOT NULL,
+    entries      INTEGER NOT NULL,
+    other        INTEGER NOT NULL,
+    size         INTEGER NOT NULL,
+    mtime        INTEGER NOT NULL,
+    inode        INTEGER NOT NULL,
+    checked_with TEXT NOT NULL,
+    indexed_at   INTEGER NOT NULL
+);
+)sql";
+
+constexpr const char* schema_indexes = R"sql(
+CREATE INDEX recordings_by_archive ON recordings(archive, member_ordinal);
+CREATE INDEX warnings_by_path ON warnings(path, member_ordinal);
+)sql";
+
+std::string schema() {
+    return recordings_table("recordings") + warnings_table("warnings") + archives_table +
+           schema_indexes;
+}
 
 // Schema 2 to 3: the columns of index --metrics.
 constexpr const char* add_metrics_columns = R"sql(
@@ -90,6 +135,19 @@ ALTER TABLE recordings ADD COLUMN fixations INTEGER;
 ALTER TABLE recordings ADD COLUMN mean_fixation_duration REAL;
 )sql";
 
+// Schema 3 to 4: the key gains member_ordinal, so the tables are made again and their rows
+// copied (every one a file: -1), and table archives is added.
+std::string add_archive_columns() {
+    return recordings_table("recordings_v4") +
+           "INSERT INTO recordings_v4 SELECT *, NULL, NULL, -1, NULL, NULL FROM recordings;\n" +
+           warnings_table("warnings_v4") +
+           "INSERT INTO warnings_v4 SELECT *, -1 FROM warnings;\n"
+           "DROP TABLE warnings;\nDROP TABLE recordings;\n"
+           "ALTER TABLE recordings_v4 RENAME TO recordings;\n"
+           "ALTER TABLE warnings_v4 RENAME TO warnings;\n" +
+           archives_table + schema_indexes;
+}
+
 constexpr std::size_t occurrences(std::string_view text, std::string_view word) {
     std::size_t n = 0;
     for (std::size_t at = text.find(word); at != std::string_view::npos;
@@ -98,40 +156,61 @@ constexpr std::size_t occurrences(std::string_view text, std::string_view word) 
     }
     return n;
 }
-// The columns schema 2 lacks: the last ones of table recordings.
+// The columns schema 2 lacks: those of table recordings before the archive columns.
 constexpr std::size_t metrics_column_count = occurrences(add_metrics_columns, "ADD COLUMN");
+// The columns schema 3 lacks: the last ones of tables recordings and warnings.
+constexpr std::size_t archive_column_count = 5;
+constexpr std::size_t archive_warning_column_count = 1;
 
 // How long a run waits for another that holds the database's write lock (one batch of changes,
 // or the schema being made) before it gives up.
 constexpr int busy_timeout_ms = 30'000;
 
-constexpr const char* upsert_sql = R"sql(
-INSERT INTO recordings (path, valid, bytes, version, layout, has_camera, has_hands, has_gaze,
-    curves, keyframes, markers, start, duration, warnings_found, error_code, error_offset,
-    error_place, error_curve, error_keyframe, error_marker, error_limit, error_message, size,
-    mtime, inode, checked_with, report, indexed_at, left_path_length, right_path_length,
-    left_pinches, right_pinches, left_coverage, right_coverage, fixations, mean_fixation_duration)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-    ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36)
-ON CONFLICT (path) DO UPDATE SET valid = excluded.valid, bytes = excluded.bytes,
-    version = excluded.version, layout = excluded.layout, has_camera = excluded.has_camera,
-    has_hands = excluded.has_hands, has_gaze = excluded.has_gaze, curves = excluded.curves,
-    keyframes = excluded.keyframes, markers = excluded.markers, start = excluded.start,
-    duration = excluded.duration, warnings_found = excluded.warnings_found,
-    error_code = excluded.error_code, error_offset = excluded.error_offset,
-    error_place = excluded.error_place, error_curve = excluded.error_curve,
-    error_keyframe = excluded.error_keyframe, error_marker = excluded.error_marker,
-    error_limit = excluded.error_limit, error_message = excluded.error_message,
-    size = excluded.size, mtime = excluded.mtime, inode = excluded.inode,
-    checked_with = excluded.checked_with, report = excluded.report,
-    indexed_at = excluded.indexed_at, left_path_length = excluded.left_path_length,
-    right_path_length = excluded.right_path_length, left_pinches = excluded.left_pinches,
-    right_pinches = excluded.right_pinches, left_coverage = excluded.left_coverage,
-    right_coverage = excluded.right_coverage, fixations = excluded.fixations,
-    mean_fixation_duration = excluded.mean_fixation_duration
-)sql";
+// The columns a row is written with, in the order of upsert_sql's parameters (?1, ?2, ...): every
+// column of table recordings. The statement is made from this list, so the two cannot disagree.
+constexpr std::array<std::string_view, 41> upsert_columns{"path",
+                                                          "valid",
+                                                          "bytes",
+                                                          "version",
+                                                          "layout",
+                                                          "has_camera",
+                                                          "has_hands",
+                                                          "has_gaze",
+                                                          "curves",
+                                                          "keyframes",
+                                                          "markers",
+                                                          "start",
+                                                          "duration",
+                                                          "warnings_found",
+                                                          "error_code",
+                                                          "error_offset",
+                                                          "error_place",
+                                                          "error_curve",
+                                                          "error_keyframe",
+                                                          "error_marker",
+                                                          "error_limit",
+                                                          "error_message",
+                                                          "size",
+                                                          "mtime",
+                                                          "inode",
+                                                          "checked_with",
+                                                          "report",
+                                                          "indexed_at",
+                                                          "left_path_length",
+                                                          "right_path_length",
+                                                          "left_pinches",
+                                                          "right_pinches",
+                                                          "left_coverage",
+                                                          "right_coverage",
+                                                          "fixations",
+                                                          "mean_fixation_duration",
+                                                          "archive",
+                                                          "member",
+                                                          "member_ordinal",
+                                                          "member_offset",
+                                                          "member_size"};
 
-// The columns of upsert_sql, by parameter number.
+// Its parameter numbers, by name.
 enum column : int {
     c_path = 1,
     c_valid,
@@ -169,7 +248,27 @@ enum column : int {
     c_right_coverage,
     c_fixations,
     c_mean_fixation_duration,
+    c_archive,
+    c_member,
+    c_member_ordinal,
+    c_member_offset,
+    c_member_size,
 };
+static_assert(c_member_size == upsert_columns.size());
+
+// INSERT ... ON CONFLICT (path, member_ordinal) DO UPDATE SET every other column.
+std::string upsert_sql() {
+    std::string names, values, updates;
+    for (std::size_t i = 0; i < upsert_columns.size(); ++i) {
+        const std::string name(upsert_columns[i]);
+        names += (i ? ", " : "") + name;
+        values += (i ? ", ?" : "?") + std::to_string(i + 1);
+        if (name == "path" || name == "member_ordinal") continue;
+        updates += (updates.empty() ? "" : ", ") + name + " = excluded." + name;
+    }
+    return "INSERT INTO recordings (" + names + ") VALUES (" + values +
+           ") ON CONFLICT (path, member_ordinal) DO UPDATE SET " + updates;
+}
 
 // One column as PRAGMA table_info describes it.
 struct column_info {
@@ -215,6 +314,7 @@ std::vector<column_info> columns_of(sqlite3* db, const std::string& schema_name,
 struct schema_tables {
     std::vector<column_info> recordings;
     std::vector<column_info> warnings;
+    std::vector<column_info> archives;
 };
 
 schema_tables read_schema_tables() {
@@ -224,10 +324,11 @@ schema_tables read_schema_tables() {
         throw store_error("out of memory");
     }
     try {
-        if (sqlite3_exec(db, schema, nullptr, nullptr, nullptr) != SQLITE_OK) {
+        if (sqlite3_exec(db, schema().c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) {
             throw store_error(sqlite3_errmsg(db));
         }
-        schema_tables t{columns_of(db, "main", "recordings"), columns_of(db, "main", "warnings")};
+        schema_tables t{columns_of(db, "main", "recordings"), columns_of(db, "main", "warnings"),
+                        columns_of(db, "main", "archives")};
         sqlite3_close_v2(db);
         return t;
     } catch (...) {
@@ -254,6 +355,17 @@ std::string columns_problem(const char* table, const std::vector<column_info>& f
         return place + column_text(found[i]) + ", not " + column_text(expected[i]);
     }
     return {};
+}
+
+// The stamp in columns first, first + 1, first + 2 (size, mtime, inode) of the current row; none
+// when one is NULL.
+std::optional<file_stamp> stamp_columns(sqlite3_stmt* s, int first) {
+    for (int i = first; i < first + 3; ++i) {
+        if (sqlite3_column_type(s, i) == SQLITE_NULL) return std::nullopt;
+    }
+    return file_stamp{static_cast<std::uint64_t>(sqlite3_column_int64(s, first)),
+                      sqlite3_column_int64(s, first + 1),
+                      static_cast<std::uint64_t>(sqlite3_column_int64(s, first + 2))};
 }
 
 // Column `i` of the current row as bytes, whether TEXT or BLOB.
@@ -364,28 +476,46 @@ sqlite_store::sqlite_store(const std::string& file, bool track_seen,
             // BLOB paths sort after every TEXT one, so a folder's rows are two ranges.
             exec("CREATE TEMP TABLE seen (path TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID");
             insert_seen_ = statement(db_, "INSERT OR IGNORE INTO temp.seen (path) VALUES (?1)");
-            unseen_in_dir_ = statement(db_,
-                                       "SELECT path FROM recordings WHERE path >= ?1 AND path < ?2 "
-                                       "AND path NOT IN (SELECT path FROM temp.seen)");
-            unseen_in_dir_bytes_ =
-                statement(db_,
-                          "SELECT path FROM recordings WHERE path >= CAST(?1 AS BLOB) "
-                          "AND path < CAST(?2 AS BLOB) "
-                          "AND path NOT IN (SELECT path FROM temp.seen)");
-            unseen_file_ = statement(db_,
-                                     "SELECT path FROM recordings WHERE path = ?1 "
-                                     "AND path NOT IN (SELECT path FROM temp.seen)");
+            const auto unseen = [this](const char* table, const char* where) {
+                return statement(db_, std::string("SELECT DISTINCT path FROM ") + table +
+                                          " WHERE " + where +
+                                          " AND path NOT IN (SELECT path FROM temp.seen)");
+            };
+            for (const char* table : {"recordings", "archives"}) {
+                const bool archives = table == std::string_view("archives");
+                unseen_in_dir_[archives] = unseen(table, "path >= ?1 AND path < ?2");
+                unseen_in_dir_bytes_[archives] =
+                    unseen(table, "path >= CAST(?1 AS BLOB) AND path < CAST(?2 AS BLOB)");
+                unseen_file_[archives] = unseen(table, "path = ?1");
+            }
         }
-        lookup_ = statement(db_,
-                            "SELECT size, mtime, inode, checked_with, valid, report FROM "
-                            "recordings WHERE path = ?1");
-        upsert_ = statement(db_, upsert_sql);
-        clear_warnings_ = statement(db_, "DELETE FROM warnings WHERE path = ?1");
+        // A file's own row: not an archive's (whose walk stopped) of the same path.
+        lookup_ =
+            statement(db_,
+                      "SELECT size, mtime, inode, checked_with, valid, report FROM "
+                      "recordings WHERE path = ?1 AND member_ordinal = -1 AND archive IS NULL");
+        lookup_archive_ = statement(
+            db_, "SELECT size, mtime, inode, checked_with, other FROM archives WHERE path = ?1");
+        archive_rows_ = statement(db_,
+                                  "SELECT member_ordinal, path, valid, report, member IS NULL "
+                                  "FROM recordings WHERE archive = ?1 AND member_ordinal > ?2 "
+                                  "ORDER BY member_ordinal LIMIT 1000");
+        upsert_ = statement(db_, upsert_sql());
+        clear_warnings_ =
+            statement(db_, "DELETE FROM warnings WHERE path = ?1 AND member_ordinal = ?2");
         insert_warning_ =
             statement(db_,
-                      "INSERT INTO warnings (path, code, curve, keyframe, count, message) "
-                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+                      "INSERT INTO warnings (path, member_ordinal, code, curve, "
+                      "keyframe, count, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
         delete_ = statement(db_, "DELETE FROM recordings WHERE path = ?1");
+        delete_archive_rows_ = statement(db_,
+                                         "DELETE FROM recordings WHERE archive = ?1 OR "
+                                         "(path = ?1 AND member_ordinal = -1)");
+        delete_archive_ = statement(db_, "DELETE FROM archives WHERE path = ?1");
+        insert_archive_ = statement(
+            db_,
+            "INSERT OR REPLACE INTO archives (path, format, entries, other, size, mtime, "
+            "inode, checked_with, indexed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
         exec("BEGIN IMMEDIATE");
         in_transaction_ = true;
     } catch (...) {
@@ -402,9 +532,11 @@ void sqlite_store::settle_schema() {
     // other made, instead of making it a second time.
     exec("BEGIN IMMEDIATE");
     in_transaction_ = true;
-    const schema_change change = check_identity();
-    if (change != schema_change::none) {
-        exec(change == schema_change::create ? schema : add_metrics_columns);
+    const int found = check_identity();
+    if (found != schema_version) {
+        if (found == 0) exec(schema().c_str());
+        if (found == 2) exec(add_metrics_columns);
+        if (found == 2 || found == 3) exec(add_archive_columns().c_str());
         exec(("PRAGMA application_id = " + std::to_string(application_id)).c_str());
         exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
     }
@@ -422,41 +554,48 @@ sqlite_store::identity sqlite_store::read_identity(const std::string& schema_nam
             read_int("SELECT count(*) FROM " + schema_name + ".sqlite_schema")};
 }
 
-std::string sqlite_store::tables_problem(const std::string& schema_name, bool before_metrics) {
+std::string sqlite_store::tables_problem(const std::string& schema_name, int version) {
     const schema_tables& expected = expected_tables();
+    // An older schema's tables: this one's without the columns added since, at their ends (the
+    // metrics columns sit before the archive columns).
     std::vector<column_info> recordings = expected.recordings;
-    if (before_metrics) recordings.resize(recordings.size() - metrics_column_count);
+    std::vector<column_info> warnings = expected.warnings;
+    if (version < 4) {
+        recordings.resize(recordings.size() - archive_column_count);
+        warnings.resize(warnings.size() - archive_warning_column_count);
+    }
+    if (version < 3) recordings.resize(recordings.size() - metrics_column_count);
     std::string problem =
         columns_problem("recordings", columns_of(db_, schema_name, "recordings"), recordings);
     if (problem.empty()) {
-        problem = columns_problem("warnings", columns_of(db_, schema_name, "warnings"),
-                                  expected.warnings);
+        problem = columns_problem("warnings", columns_of(db_, schema_name, "warnings"), warnings);
+    }
+    if (problem.empty() && version >= 4) {
+        problem = columns_problem("archives", columns_of(db_, schema_name, "archives"),
+                                  expected.archives);
     }
     return problem;
 }
 
-sqlite_store::schema_change sqlite_store::check_identity() {
+int sqlite_store::check_identity() {
     const identity found = read_identity("main");
-    if (found.application_id == application_id &&
-        (found.version == schema_version || found.version == 2)) {
+    const bool known = found.version >= 2 && found.version <= schema_version;
+    if (found.application_id == application_id && known) {
         // Its pragmas say it is one; its tables must agree, as every row written relies on them.
-        if (const std::string problem = tables_problem("main", found.version == 2);
+        if (const std::string problem = tables_problem("main", static_cast<int>(found.version));
             !problem.empty()) {
             throw store_error("not an inputanim index: its pragmas say schema " +
                               std::to_string(found.version) + ", but " + problem +
                               "; it was left unchanged");
         }
+        return static_cast<int>(found.version);
     }
     if (found.application_id == application_id) {
-        if (found.version == schema_version) return schema_change::none;
-        if (found.version == 2) return schema_change::add_metrics;
         throw store_error("an inputanim index of schema " + std::to_string(found.version) +
                           ", not the schema " + std::to_string(schema_version) +
                           " of this version; index into a new file");
     }
-    if (found.application_id == 0 && found.version == 0 && found.objects == 0) {
-        return schema_change::create;
-    }
+    if (found.application_id == 0 && found.version == 0 && found.objects == 0) return 0;
     if (found.application_id == 0 && found.version == 1) {
         throw store_error(
             "an inputanim index of schema 1, which did not record the options of its verdicts; "
@@ -498,18 +637,77 @@ std::optional<known_file> sqlite_store::lookup(std::string_view path) {
     if (lookup_.step()) {
         sqlite3_stmt* s = lookup_.get();
         known.emplace();
-        if (sqlite3_column_type(s, 0) != SQLITE_NULL && sqlite3_column_type(s, 1) != SQLITE_NULL &&
-            sqlite3_column_type(s, 2) != SQLITE_NULL) {
-            known->stamp = file_stamp{static_cast<std::uint64_t>(sqlite3_column_int64(s, 0)),
-                                      sqlite3_column_int64(s, 1),
-                                      static_cast<std::uint64_t>(sqlite3_column_int64(s, 2))};
-        }
+        known->stamp = stamp_columns(s, 0);
         known->options = column_bytes(s, 3);
         known->valid = sqlite3_column_int(s, 4) != 0;
         known->report = column_bytes(s, 5);
     }
     lookup_.reset();
     return known;
+}
+
+std::optional<known_file> sqlite_store::lookup_archive(std::string_view path) {
+    lookup_archive_.bind_path(1, path);
+    std::optional<known_file> known;
+    if (lookup_archive_.step()) {
+        known.emplace();
+        known->stamp = stamp_columns(lookup_archive_.get(), 0);
+        known->options = column_bytes(lookup_archive_.get(), 3);
+        known->other = static_cast<std::uint64_t>(sqlite3_column_int64(lookup_archive_.get(), 4));
+    }
+    lookup_archive_.reset();
+    return known;
+}
+
+void sqlite_store::forget_archive(std::string_view path) {
+    delete_archive_.bind_path(1, path);
+    delete_archive_.step();
+    delete_archive_.reset();
+    delete_archive_rows_.bind_path(1, path);
+    delete_archive_rows_.step();
+    delete_archive_rows_.reset();
+    changed();
+}
+
+void sqlite_store::put_archive(std::string_view path, std::string_view format,
+                               std::uint64_t entries, std::uint64_t other, const file_stamp& stamp,
+                               const nlohmann::json& options, std::int64_t indexed_at_ns) {
+    insert_archive_.bind_path(1, path)
+        .bind(2, format)
+        .bind(3, as_int(entries))
+        .bind(4, as_int(other))
+        .bind(5, as_int(stamp.size))
+        .bind(6, stamp.mtime_ns)
+        .bind(7, as_int(stamp.inode))
+        .bind(8, options.dump())
+        .bind(9, indexed_at_ns);
+    insert_archive_.step();
+    insert_archive_.reset();
+    if (track_seen_) {
+        insert_seen_.bind_path(1, path);
+        insert_seen_.step();
+        insert_seen_.reset();
+    }
+    changed();
+}
+
+void sqlite_store::for_each_archive_row(std::string_view path,
+                                        const std::function<void(const stored_row&)>& each) {
+    // In pages by ordinal, so that no statement is left open across the callback's writes.
+    std::int64_t after = std::numeric_limits<std::int64_t>::min();
+    std::vector<stored_row> page;
+    do {
+        page.clear();
+        archive_rows_.bind_path(1, path).bind(2, after);
+        while (archive_rows_.step()) {
+            sqlite3_stmt* s = archive_rows_.get();
+            page.push_back({column_bytes(s, 1), sqlite3_column_int(s, 2) != 0, column_bytes(s, 3),
+                            sqlite3_column_int(s, 4) != 0});
+            after = sqlite3_column_int64(s, 0);
+        }
+        archive_rows_.reset();
+        for (const stored_row& row : page) each(row);
+    } while (!page.empty());
 }
 
 void sqlite_store::put(const file_result& r, const nlohmann::json& options,
@@ -519,6 +717,13 @@ void sqlite_store::put(const file_result& r, const nlohmann::json& options,
     u.bind(c_checked_with, options.dump());
     u.bind(c_report, report_line);
     u.bind(c_indexed_at, indexed_at_ns);
+    u.bind(c_member_ordinal, r.ordinal);
+    if (!r.archive.empty()) u.bind_path(c_archive, r.archive);
+    if (r.member) {
+        u.bind_path(c_member, r.member->name);
+        if (r.member->data_offset) u.bind(c_member_offset, as_int(*r.member->data_offset));
+        u.bind(c_member_size, as_int(r.member->size));
+    }
     if (r.outcome == file_outcome::unreadable) {
         // Without size and mtime the file is read again by the next run, whatever its stamp.
         u.bind(c_valid, std::int64_t{0});
@@ -567,17 +772,18 @@ void sqlite_store::put(const file_result& r, const nlohmann::json& options,
     u.step();
     u.reset();
 
-    clear_warnings_.bind_path(1, r.path);
+    clear_warnings_.bind_path(1, r.path).bind(2, r.ordinal);
     clear_warnings_.step();
     clear_warnings_.reset();
     if (r.outcome == file_outcome::recording) {
         for (const warning& w : r.rep.warnings()) {
             insert_warning_.bind_path(1, r.path)
-                .bind(2, warning_name(w.code))
-                .bind(3, w.path())
-                .bind(5, std::int64_t{w.count})
-                .bind(6, w.message());
-            if (w.keyframe >= 0) insert_warning_.bind(4, w.keyframe);
+                .bind(2, r.ordinal)
+                .bind(3, warning_name(w.code))
+                .bind(4, w.path())
+                .bind(6, std::int64_t{w.count})
+                .bind(7, w.message());
+            if (w.keyframe >= 0) insert_warning_.bind(5, w.keyframe);
             insert_warning_.step();
             insert_warning_.reset();
         }
@@ -617,24 +823,25 @@ void sqlite_store::seen(std::string_view path) {
     changed();
 }
 
-std::vector<std::string> sqlite_store::unseen_under(std::string_view operand, bool directory) {
+std::vector<std::string> sqlite_store::unseen_under(std::string_view operand, bool directory,
+                                                    bool archives) {
     std::vector<std::string> paths;
     const auto collect = [&](statement& query) {
         while (query.step()) paths.push_back(column_bytes(query.get(), 0));
         query.reset();
     };
     if (!directory) {
-        unseen_file_.bind_path(1, operand);
-        collect(unseen_file_);
+        unseen_file_[archives].bind_path(1, operand);
+        collect(unseen_file_[archives]);
         return paths;
     }
     std::string prefix(operand);
     if (prefix.empty() || prefix.back() != '/') prefix += '/';
     const std::string upper = after_directory(prefix);
-    unseen_in_dir_.bind(1, prefix).bind(2, upper);
-    collect(unseen_in_dir_);
-    unseen_in_dir_bytes_.bind(1, prefix).bind(2, upper);
-    collect(unseen_in_dir_bytes_);
+    unseen_in_dir_[archives].bind(1, prefix).bind(2, upper);
+    collect(unseen_in_dir_[archives]);
+    unseen_in_dir_bytes_[archives].bind(1, prefix).bind(2, upper);
+    collect(unseen_in_dir_bytes_[archives]);
     return paths;
 }
 
@@ -664,19 +871,39 @@ void sqlite_store::merge(const std::string& file) {
         const identity found = read_identity("shard");
         const std::string not_an_index = printable(file) + ": not an inputanim index of schema " +
                                          std::to_string(schema_version);
-        if (found.application_id != application_id || found.version != schema_version) {
+        if (found.application_id == application_id && found.version != schema_version) {
+            throw store_error(not_an_index + " but of schema " + std::to_string(found.version) +
+                                  " (a mix of schemas is not merged: index its files again, or "
+                                  "open it once with index --sqlite to migrate it)",
+                              store_error::fault::not_an_index);
+        }
+        if (found.application_id != application_id) {
             throw store_error(not_an_index, store_error::fault::not_an_index);
         }
-        if (const std::string problem = tables_problem("shard", false); !problem.empty()) {
+        if (const std::string problem = tables_problem("shard", schema_version); !problem.empty()) {
             throw store_error(not_an_index + " (" + problem + ")",
                               store_error::fault::not_an_index);
         }
         exec("BEGIN IMMEDIATE");
         in_transaction_ = true;
-        // The two files have one schema (checked above), so their columns line up.
-        exec("DELETE FROM main.warnings WHERE path IN (SELECT path FROM shard.recordings)");
-        exec("INSERT OR REPLACE INTO main.recordings SELECT * FROM shard.recordings");
-        exec("INSERT INTO main.warnings SELECT * FROM shard.warnings");
+        // The input's verdict on a path wins. An archive it holds in another state (another
+        // stamp or options) or as a file, or a file it holds as an archive, loses every row this
+        // index has of it; the shards of one run hold one archive in one state, and their
+        // members' rows add up.
+        exec(R"sql(
+DELETE FROM main.recordings WHERE archive IN (
+    SELECT s.path FROM shard.archives AS s JOIN main.archives AS m ON m.path = s.path
+    WHERE (m.size, m.mtime, m.inode, m.checked_with) IS NOT (s.size, s.mtime, s.inode, s.checked_with));
+DELETE FROM main.recordings WHERE archive IS NULL AND path IN (SELECT path FROM shard.archives);
+DELETE FROM main.recordings WHERE archive IN (
+    SELECT path FROM shard.recordings WHERE archive IS NULL);
+DELETE FROM main.archives WHERE path IN (SELECT path FROM shard.recordings WHERE archive IS NULL);
+DELETE FROM main.warnings WHERE (path, member_ordinal) IN (
+    SELECT path, member_ordinal FROM shard.recordings);
+INSERT OR REPLACE INTO main.recordings SELECT * FROM shard.recordings;
+INSERT INTO main.warnings SELECT * FROM shard.warnings;
+INSERT OR REPLACE INTO main.archives SELECT * FROM shard.archives;
+)sql");
         exec("COMMIT");
         in_transaction_ = false;
     } catch (...) {

@@ -1,5 +1,6 @@
-// The SQLite database that `inputanim index --sqlite` keeps: a row per recording in table
-// `recordings`, its warnings in table `warnings`, and what the skip check and --prune need.
+// The SQLite database that `inputanim index --sqlite` keeps: a row per recording (a file, or a
+// member of an archive) in table `recordings`, its warnings in table `warnings`, the archives
+// walked whole in table `archives`, and what the skip check and --prune need.
 // Writes are grouped into transactions of a bounded number of changes, so a run that is
 // interrupted leaves every file either as before or fully updated. A database that is not an
 // inputanim index of this schema is refused before anything in it is changed. Paths are stored
@@ -8,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -48,7 +50,8 @@ class store_error : public std::runtime_error {
     fault kind_;
 };
 
-// What the database remembers of a path from an earlier run.
+// What the database remembers of a path from an earlier run (of an archive: its stamp and
+// options only).
 struct known_file {
     std::optional<file_stamp> stamp;
     // options_json(...).dump() of the options that produced the verdict; empty when unknown.
@@ -56,6 +59,18 @@ struct known_file {
     bool valid = false;
     // The row's JSON Lines object, as --jsonl writes it.
     std::string report;
+    // Of an archive: its members that are not recordings and its entries that are not files.
+    std::uint64_t other = 0;
+};
+
+// A row an earlier run stored for a member of an archive, or for the archive whose walk stopped
+// (`stopped`).
+struct stored_row {
+    std::string path;
+    bool valid = false;
+    // The row's JSON Lines object, as --jsonl writes it.
+    std::string report;
+    bool stopped = false;
 };
 
 class sqlite_store {
@@ -71,24 +86,42 @@ class sqlite_store {
     sqlite_store(const sqlite_store&) = delete;
     sqlite_store& operator=(const sqlite_store&) = delete;
 
-    // The row of `path`, if there is one.
+    // The row of the file `path` (not of an archive's member), if there is one.
     std::optional<known_file> lookup(std::string_view path);
-    // Inserts or replaces the row of a recording or unreadable file and its warnings, made under
-    // the options `options` (options_json) with `report` its JSON Lines object.
+    // The archive `path` as the last run that walked it whole left it, if one did.
+    std::optional<known_file> lookup_archive(std::string_view path);
+    // Calls `each` with the rows of the archive `path`'s members and of its stopped walk, in the
+    // order of their ordinals.
+    void for_each_archive_row(std::string_view path,
+                              const std::function<void(const stored_row&)>& each);
+    // Deletes what the database holds of `path` as an archive (its entry in table archives, its
+    // members' rows) or as a file, before it is read again as an archive.
+    void forget_archive(std::string_view path);
+    // Records that the archive `path` (of `format`, with `entries` entries, `other` of them not
+    // recordings, stamped `stamp`) was walked whole under `options` (stored_options): every row
+    // of its members is in.
+    void put_archive(std::string_view path, std::string_view format, std::uint64_t entries,
+                     std::uint64_t other, const file_stamp& stamp, const nlohmann::json& options,
+                     std::int64_t indexed_at_ns);
+    // Inserts or replaces the row of a recording or unreadable file (or member, or archive whose
+    // walk stopped: r.archive, r.member, r.ordinal) and its warnings, made under the options
+    // `options` (options_json) with `report` its JSON Lines object.
     void put(const file_result& r, const nlohmann::json& options, std::string_view report,
              std::int64_t indexed_at_ns);
     // A path this run found but did not read again (unchanged).
     void seen(std::string_view path);
     // The paths in the database that this run did not find: equal to `operand`, or inside it
-    // when it is a directory. Needs `track_seen`.
-    std::vector<std::string> unseen_under(std::string_view operand, bool directory);
-    // Deletes the row of `path` and, by cascade, its warnings.
+    // when it is a directory; of rows of table recordings, or with `archives` of table archives.
+    // Needs `track_seen`.
+    std::vector<std::string> unseen_under(std::string_view operand, bool directory,
+                                          bool archives = false);
+    // Deletes the rows of `path` and, by cascade, their warnings.
     void remove(std::string_view path);
     // Copies every row of the index `file` (an inputanim index of this schema, such as one shard
-    // of `index --shard`) into this one with its warnings, replacing the rows of the same paths,
-    // in one transaction. An input is known by its pragmas and by its tables' columns (names,
-    // types, constraints, in order), which the copy relies on. Throws store_error, leaving this
-    // index as it was.
+    // of `index --shard`) into this one with its warnings and archives, replacing the rows of the
+    // same keys (and every row of an archive it holds in another state), in one transaction. An
+    // input is known by its pragmas and by its tables' columns (names, types, constraints, in
+    // order), which the copy relies on. Throws store_error, leaving this index as it was.
     void merge(const std::string& file);
     // Commits what is pending.
     void finish();
@@ -127,9 +160,8 @@ class sqlite_store {
     };
 
     // Refuses (store_error) a database that is not empty and not an inputanim index of this
-    // schema or the one before; reads only. Returns what must be done to the schema.
-    enum class schema_change : std::uint8_t { none, create, add_metrics };
-    schema_change check_identity();
+    // schema or one it migrates (2, 3); reads only. Returns its schema version (0: empty).
+    int check_identity();
     // Creates the schema, or checks it is this version's (or migrates the one before), in one
     // transaction that holds the write lock: two runs that start on one new file both find it
     // whole. Throws store_error.
@@ -144,9 +176,9 @@ class sqlite_store {
         std::int64_t objects = 0;
     };
     identity read_identity(const std::string& schema_name);
-    // Empty when the tables of the attached database `schema_name` have the columns of the
-    // schema (of schema 2 when `before_metrics`); else the first difference.
-    std::string tables_problem(const std::string& schema_name, bool before_metrics);
+    // Empty when the tables of the attached database `schema_name` have the columns of schema
+    // `version` (2, 3 or this one); else the first difference.
+    std::string tables_problem(const std::string& schema_name, int version);
     void exec(const char* sql);
     // Counts a change; commits and begins a new transaction every batch_size changes.
     void changed();
@@ -158,14 +190,20 @@ class sqlite_store {
     bool in_transaction_ = false;
     int pending_ = 0;
     statement lookup_;
+    statement lookup_archive_;
+    statement archive_rows_;
     statement upsert_;
     statement clear_warnings_;
     statement insert_warning_;
     statement insert_seen_;
-    statement unseen_in_dir_;
-    statement unseen_in_dir_bytes_;
-    statement unseen_file_;
+    // [0] of table recordings, [1] of table archives.
+    statement unseen_in_dir_[2];
+    statement unseen_in_dir_bytes_[2];
+    statement unseen_file_[2];
     statement delete_;
+    statement delete_archive_rows_;
+    statement delete_archive_;
+    statement insert_archive_;
 };
 
 // What a database made by `index --shard K/N --sqlite` says of its run.
