@@ -57,6 +57,7 @@ struct index_options {
     // --invalid-ok: exit 0 when the index is complete, whatever the verdicts.
     bool invalid_ok = false;
     bool no_archives = false;
+    archive_limits archives{};
     // --progress, --progress-every N: progress lines also in a log.
     bool progress = false;
     std::uint64_t progress_every = 0;
@@ -269,6 +270,7 @@ int run_index(index_options& o) {
         plan.shard = o.shard;
         plan.shards = o.shards;
         plan.archives = !o.no_archives;
+        plan.archive_budgets = o.archives;
         if (o.metrics) {
             plan.metrics.emplace();
             plan.metrics->max_samples = default_max_rows;
@@ -409,7 +411,7 @@ command add_index_command(CLI::App& app) {
         ->transform(count_between(1, std::numeric_limits<std::uint64_t>::max()))
         ->type_name("N")
         ->needs(progress_flag);
-    add_limit_options(*cmd, o->limits);
+    add_limit_options(*cmd, o->limits, &o->archives);
 
     CLI::App* merge = cmd->add_subcommand(
         "merge", "Copy the rows of index databases (such as the shards of --shard) into OUT");

@@ -65,6 +65,7 @@ command add_info_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "info", "Summarize files: version, blocks, curves, keys, markers, times, warnings");
     add_check_options(*cmd, *options);
+    add_archive_options(*cmd, options->archives);
     return {cmd, [options] {
                 const level checked = options->how.level;
                 bool first = true;

@@ -198,60 +198,61 @@ int run_metrics(const metrics_cli_options& o) {
         if (s == exit_unreadable || status == exit_valid) status = s;
     };
     // Each file, or each member of an archive (ARCHIVE/MEMBER).
-    const int walked = for_each_recording(o.files, false, how, [&](const named_recording& r) {
-        if (out.failed()) return;
-        const std::string& file = r.name;
-        // Keeps a diagnostic after the results before it when both go to one terminal.
-        out.flush();
-        whole_recording whole;
-        if (const std::optional<int> s = read_named(r, how, whole)) {
-            failed(*s);
-            return;
-        }
-        recording rec;
-        if (const std::optional<int> s = open_evaluable(
-                file, whole.bytes, how, o.level == level::full, "measures it anyway", rec)) {
-            failed(*s);
-            return;
-        }
-        // measure() over the file, writing its events to `sink` when not null; false (the
-        // reason printed) when it failed. A page of a mapping that vanishes meanwhile ends it as
-        // an I/O error (the sink's writes, between the reads, are left whole).
-        recording_metrics m;
-        const auto measured = [&](metrics_sink* sink) {
-            std::error_code ec;
-            if (const std::error_code io =
-                    guarded(whole.bytes, [&] { ec = measure(rec, options, m, sink); })) {
-                std::cerr << "inputanim: " << printable(file) << ": " << io.message() << '\n';
-                failed(exit_unreadable);
-                return false;
+    const int walked =
+        for_each_recording(o.files, false, how, archive_limits{}, [&](const named_recording& r) {
+            if (out.failed()) return;
+            const std::string& file = r.name;
+            // Keeps a diagnostic after the results before it when both go to one terminal.
+            out.flush();
+            whole_recording whole;
+            if (const std::optional<int> s = read_named(r, how, whole)) {
+                failed(*s);
+                return;
             }
-            if (ec) {
-                std::cerr << "inputanim: " << printable(file) << ": " << grid_problem(ec, rec, o)
-                          << '\n';
-                failed(exit_invalid);
-                return false;
+            recording rec;
+            if (const std::optional<int> s = open_evaluable(
+                    file, whole.bytes, how, o.level == level::full, "measures it anyway", rec)) {
+                failed(*s);
+                return;
             }
-            return true;
-        };
-        if (!o.events) {
-            if (!measured(nullptr)) return;
-            if (csv) {
-                write_csv_row(out, file, metrics_row(m), false);
-            } else {
-                out << json_line(file, summary_json(m, o)) << "\n";
+            // measure() over the file, writing its events to `sink` when not null; false (the
+            // reason printed) when it failed. A page of a mapping that vanishes meanwhile ends it
+            // as an I/O error (the sink's writes, between the reads, are left whole).
+            recording_metrics m;
+            const auto measured = [&](metrics_sink* sink) {
+                std::error_code ec;
+                if (const std::error_code io =
+                        guarded(whole.bytes, [&] { ec = measure(rec, options, m, sink); })) {
+                    std::cerr << "inputanim: " << printable(file) << ": " << io.message() << '\n';
+                    failed(exit_unreadable);
+                    return false;
+                }
+                if (ec) {
+                    std::cerr << "inputanim: " << printable(file) << ": "
+                              << grid_problem(ec, rec, o) << '\n';
+                    failed(exit_invalid);
+                    return false;
+                }
+                return true;
+            };
+            if (!o.events) {
+                if (!measured(nullptr)) return;
+                if (csv) {
+                    write_csv_row(out, file, metrics_row(m), false);
+                } else {
+                    out << json_line(file, summary_json(m, o)) << "\n";
+                }
+                return;
             }
-            return;
-        }
-        event_printer events(out, file, *o.events, csv);
-        if (!measured(&events)) return;
-        // The first measure wrote the left hand's events (or the gaze's); the right hand's take
-        // a second one when the recording has that hand.
-        if (is_hand_event(*o.events) && m.hands[1] && !out.failed()) {
-            events.only(side::right);
-            measured(&events);
-        }
-    });
+            event_printer events(out, file, *o.events, csv);
+            if (!measured(&events)) return;
+            // The first measure wrote the left hand's events (or the gaze's); the right hand's take
+            // a second one when the recording has that hand.
+            if (is_hand_event(*o.events) && m.hands[1] && !out.failed()) {
+                events.only(side::right);
+                measured(&events);
+            }
+        });
     if (walked != exit_valid) failed(walked);
     out.flush();
     return finish_stdout(status);

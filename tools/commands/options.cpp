@@ -126,7 +126,25 @@ void add_check_options(CLI::App& cmd, check_options& options) {
         ->transform(count_between(1, max_threads));
 }
 
-void add_limit_options(CLI::App& cmd, inputanim::limits& limits) {
+void add_archive_options(CLI::App& cmd, archive_limits& archives) {
+    const std::string group = "Archive budgets (passing one stops the archive's walk there)";
+    const auto add = [&](const char* flag, std::uint64_t& value, std::uint64_t min,
+                         const char* description) {
+        cmd.add_option(flag, value, description)
+            ->transform(count_between(min, std::numeric_limits<std::uint64_t>::max()))
+            ->type_name("N")
+            ->group(group)
+            ->capture_default_str();
+    };
+    add("--max-members", archives.max_members, 0, "Most entries an archive may hold");
+    add("--max-archive-bytes", archives.max_inflated_bytes, 0,
+        "Most bytes an archive's members may inflate to (or be read through), all together");
+    add("--max-ratio", archives.max_ratio, 1,
+        "Most times its compressed size a member (a compressed tar: the stream so far) may "
+        "inflate to");
+}
+
+void add_limit_options(CLI::App& cmd, inputanim::limits& limits, archive_limits* archives) {
     const std::string group = "Limits (a file passing one is invalid: limit_exceeded)";
     for (const limit_field& field : limit_fields) {
         cmd.add_option_function<std::uint64_t>(
@@ -141,13 +159,21 @@ void add_limit_options(CLI::App& cmd, inputanim::limits& limits) {
                  "Apply the limits docs/SECURITY.md recommends for uploads (each --max-* flag "
                  "given still wins)")
         ->group(group);
+    if (archives != nullptr) add_archive_options(cmd, *archives);
     // After parsing, so that the order of the flags on the command line does not matter.
-    cmd.parse_complete_callback([&cmd, &limits, upload] {
+    cmd.parse_complete_callback([&cmd, &limits, archives, upload] {
         if (!*upload) return;
         const inputanim::limits recommended = upload_limits();
         for (const limit_field& field : limit_fields) {
             if (cmd.count(flag_of(field)) == 0) field.set(limits, field.get(recommended));
         }
+        if (archives == nullptr) return;
+        const archive_limits budgets = upload_archive_limits();
+        if (cmd.count("--max-members") == 0) archives->max_members = budgets.max_members;
+        if (cmd.count("--max-archive-bytes") == 0) {
+            archives->max_inflated_bytes = budgets.max_inflated_bytes;
+        }
+        if (cmd.count("--max-ratio") == 0) archives->max_ratio = budgets.max_ratio;
     });
 }
 

@@ -12,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "inputanim/archive.hpp"
 #include "inputanim/inputanim.hpp"
 
 namespace inputanim::cli {
@@ -22,6 +23,8 @@ struct check_options {
     // Level (each command may change the default; validate keeps full), layout, limits, and
     // threads for the content checks of one large file (0: one per core).
     validate_options how{};
+    // The budgets of an archive among the files (--max-members, ...).
+    archive_limits archives{};
     bool json = false;
 };
 
@@ -45,8 +48,12 @@ CLI::Option* add_max_rows_option(CLI::App& cmd, std::uint64_t& max_rows,
 // FILE..., --json, --level, --layout and --jobs; `options.how.level` holds the command's default.
 void add_check_options(CLI::App& cmd, check_options& options);
 // The ceilings of inputanim::limits (--max-bytes, --max-keyframes-per-curve, ...) and
-// --upload-limits.
-void add_limit_options(CLI::App& cmd, inputanim::limits& limits);
+// --upload-limits; with `archives`, also the budgets of an archive (add_archive_options), which
+// --upload-limits sets to upload_archive_limits() too.
+void add_limit_options(CLI::App& cmd, inputanim::limits& limits,
+                       archive_limits* archives = nullptr);
+// The budgets of an archive (docs/ARCHIVES.md): --max-members, --max-archive-bytes, --max-ratio.
+void add_archive_options(CLI::App& cmd, archive_limits& archives);
 
 // A plain decimal count up to `max`, as a CLI11 transform: CLI11 itself would read "010" as octal
 // 8 and "-1" as the largest unsigned value, so the text is checked here and handed on in canonical

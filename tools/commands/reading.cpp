@@ -85,7 +85,7 @@ std::optional<int> read_into(const std::string& name, const whole_input& whole,
 }  // namespace
 
 int for_each_recording(const std::vector<std::string>& names, bool json,
-                       const validate_options& how,
+                       const validate_options& how, const archive_limits& budgets,
                        const std::function<void(const named_recording&)>& each) {
     int status = exit_valid;
     std::vector<std::byte> buffer;
@@ -107,7 +107,7 @@ int for_each_recording(const std::vector<std::string>& names, bool json,
             each({name, in, nullptr, nullptr, {}, nullptr, {}});
             continue;
         }
-        archive_reader reader = archive_reader::open(in, archive_limits{}, ec);
+        archive_reader reader = archive_reader::open(in, budgets, ec);
         if (ec) {
             say_unreadable(name, ec);
             status = exit_unreadable;
@@ -195,8 +195,8 @@ std::optional<int> read_named(const named_recording& r, const validate_options& 
 int check_files(const check_options& options, const report_printer& print) {
     const validate_options& how = options.how;
     int status = exit_valid;
-    const int walked =
-        for_each_recording(options.files, options.json, how, [&](const named_recording& r) {
+    const int walked = for_each_recording(
+        options.files, options.json, how, options.archives, [&](const named_recording& r) {
             const file_check c = r.check != nullptr ? *r.check : validate_input(r.in, how);
             if (c.io) {
                 say_unreadable(r.name, c.io);

@@ -47,10 +47,11 @@ struct named_recording {
 // archive's damage stopped), named ARCHIVE/MEMBER. The other members are counted on one line of
 // stderr ("inputanim: ARCHIVE: not read: ..."), never read as recordings nor followed. A name
 // that cannot be opened is said on stderr; an archive's damage or budget that ended its walk too,
-// as "inputanim: ARCHIVE: invalid: CODE ..." (or, with `json`, as a line of its own). Returns the
+// as "inputanim: ARCHIVE: invalid: CODE ..." (or, with `json`, as a line of its own); an archive
+// is walked under `budgets`. Returns the
 // worst status of those: unreadable, else invalid, else valid.
 int for_each_recording(const std::vector<std::string>& names, bool json,
-                       const validate_options& how,
+                       const validate_options& how, const archive_limits& budgets,
                        const std::function<void(const named_recording&)>& each);
 
 // A recording held whole for random access (dump, sample): its input (which owns a mapping) and

@@ -31,7 +31,7 @@ command add_validate_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "validate", "Check files against the format: first error, byte offset, warnings");
     add_check_options(*cmd, *options);
-    add_limit_options(*cmd, options->how.limits);
+    add_limit_options(*cmd, options->how.limits, &options->archives);
     return {cmd, [options] { return finish_stdout(check_files(*options, print_validation)); }};
 }
 

@@ -60,63 +60,64 @@ int run_view(const view_options& o) {
     auto site = std::make_shared<http::viewer_site>();
     int status = exit_valid;
     // Each file, or each member of an archive (ARCHIVE/MEMBER).
-    const int walked = for_each_recording(o.files, false, how, [&](const named_recording& r) {
-        const std::string& name = r.name;
-        file_check c;
-        whole_recording held;
-        whole_input whole;
-        if (r.check != nullptr) {
-            // A member, checked by the walk.
-            c = *r.check;
-            whole = read_whole_named(r, how, held);
-        } else if (r.in.is_mapped()) {
-            // Opened again: validate_input reads a gzip file through, read_whole then again.
-            c = validate_file(name, how);
-            if (!c.io) whole = read_whole_named(r, how, held);
-        } else {
-            // A stream (standard input) is read once: into memory, then validated there.
-            whole = read_whole_named(r, how, held);
-            c.bytes = whole.bytes.size();
-            c.compressed_bytes = whole.compressed_bytes;
-            if (whole.invalid) {
-                c.rep.error = whole.invalid;
-            } else if (!whole.io) {
-                c.rep = validate(whole.bytes, how);
+    const int walked =
+        for_each_recording(o.files, false, how, archive_limits{}, [&](const named_recording& r) {
+            const std::string& name = r.name;
+            file_check c;
+            whole_recording held;
+            whole_input whole;
+            if (r.check != nullptr) {
+                // A member, checked by the walk.
+                c = *r.check;
+                whole = read_whole_named(r, how, held);
+            } else if (r.in.is_mapped()) {
+                // Opened again: validate_input reads a gzip file through, read_whole then again.
+                c = validate_file(name, how);
+                if (!c.io) whole = read_whole_named(r, how, held);
+            } else {
+                // A stream (standard input) is read once: into memory, then validated there.
+                whole = read_whole_named(r, how, held);
+                c.bytes = whole.bytes.size();
+                c.compressed_bytes = whole.compressed_bytes;
+                if (whole.invalid) {
+                    c.rep.error = whole.invalid;
+                } else if (!whole.io) {
+                    c.rep = validate(whole.bytes, how);
+                }
             }
-        }
-        if (c.io || whole.io) {
-            std::cerr << "inputanim: " << printable(name) << ": "
-                      << (c.io ? c.io : whole.io).message() << '\n';
-            status = exit_unreadable;
-            return;
-        }
-        const std::string url = "/api/recordings/" + std::to_string(site->recordings.size());
-        // What can be played: all of it, or what was read before the damage.
-        const std::span<const std::byte> playable = http::playable_bytes(whole);
-        site->names.push_back(name);
-        site->recordings.push_back(
-            http::prepare_recording(name, playable, whole.mapped, c.rep, c.bytes,
-                                    c.compressed_bytes, how, o.rate, http::viewer_max_frame_bytes,
-                                    default_max_rows, url + "/frames", http::playable_note(whole)));
-        http::viewer_site::source& kept = site->sources.emplace_back();
-        kept.layout = how.layout;
-        kept.bytes = playable;
-        kept.storage = std::move(held.storage);
-        if (!kept.storage.empty()) kept.bytes = kept.storage;
-        kept.in = std::move(held.in);
-        if (site->recordings.back().frames_refused) {
-            std::cerr << "inputanim view: " << printable(name) << ": no frames: they would pass "
-                      << (http::viewer_max_frame_bytes >> 20) << " MiB even at "
-                      << http::viewer_min_rate
-                      << " per second (the page lists it with its report)\n";
-        }
-        if (!c.rep.valid()) {
-            std::cerr << "inputanim view: " << printable(name)
-                      << ": invalid: " << error_line(c.rep.error)
-                      << " (the page shows what can still be played)\n";
-            if (status == exit_valid) status = exit_invalid;
-        }
-    });
+            if (c.io || whole.io) {
+                std::cerr << "inputanim: " << printable(name) << ": "
+                          << (c.io ? c.io : whole.io).message() << '\n';
+                status = exit_unreadable;
+                return;
+            }
+            const std::string url = "/api/recordings/" + std::to_string(site->recordings.size());
+            // What can be played: all of it, or what was read before the damage.
+            const std::span<const std::byte> playable = http::playable_bytes(whole);
+            site->names.push_back(name);
+            site->recordings.push_back(http::prepare_recording(
+                name, playable, whole.mapped, c.rep, c.bytes, c.compressed_bytes, how, o.rate,
+                http::viewer_max_frame_bytes, default_max_rows, url + "/frames",
+                http::playable_note(whole)));
+            http::viewer_site::source& kept = site->sources.emplace_back();
+            kept.layout = how.layout;
+            kept.bytes = playable;
+            kept.storage = std::move(held.storage);
+            if (!kept.storage.empty()) kept.bytes = kept.storage;
+            kept.in = std::move(held.in);
+            if (site->recordings.back().frames_refused) {
+                std::cerr << "inputanim view: " << printable(name)
+                          << ": no frames: they would pass " << (http::viewer_max_frame_bytes >> 20)
+                          << " MiB even at " << http::viewer_min_rate
+                          << " per second (the page lists it with its report)\n";
+            }
+            if (!c.rep.valid()) {
+                std::cerr << "inputanim view: " << printable(name)
+                          << ": invalid: " << error_line(c.rep.error)
+                          << " (the page shows what can still be played)\n";
+                if (status == exit_valid) status = exit_invalid;
+            }
+        });
     if (walked == exit_unreadable) return exit_unreadable;
     if (walked == exit_invalid && status == exit_valid) status = exit_invalid;
     if (status == exit_unreadable) return exit_unreadable;

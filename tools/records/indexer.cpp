@@ -163,7 +163,7 @@ indexer::indexer(const index_plan& plan, sqlite_store* store, index_observer& ob
       stored_options_(records::stored_options(plan)),
       stored_options_text_(stored_options_.dump()),
       pool_(std::max(1u, plan.jobs), std::clamp<std::size_t>(std::size_t{64} * plan.jobs, 64, 8192),
-            plan.how, plan.metrics, {plan.archives, {}, plan.shard, plan.shards},
+            plan.how, plan.metrics, {plan.archives, plan.archive_budgets, plan.shard, plan.shards},
             [this](file_result& r) { take(r); }) {
     if (pool_.refusal()) {
         observer_.note(

@@ -57,8 +57,10 @@ struct index_plan {
     unsigned shards = 1;
     // Also measure every valid recording (index --metrics): its row gets "metrics".
     std::optional<metrics_options> metrics;
-    // Index the recordings inside the archives found (index --no-archives: false).
+    // Index the recordings inside the archives found (index --no-archives: false), each walked
+    // under these budgets.
     bool archives = true;
+    archive_limits archive_budgets{};
 };
 
 // Files count the members of archives too (each is a file found); `other` the members that are
