@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "archive_seeds.hpp"
 #include "inputanim/inputanim.hpp"
 #include "layouts_2019.hpp"
 
@@ -281,15 +282,86 @@ std::vector<seed> choice_seeds() {
     return s;
 }
 
+// Seeds of the archive harness (fuzz_archive.cpp): every container and every damage and budget of
+// docs/ARCHIVES.md, around recordings of the writer.
+std::vector<seed> archive_seeds() {
+    namespace a = fuzz::archives;
+    std::vector<seed> s;
+    const bytes compact = write(small(1, layout::compact));
+    const bytes v10 = write(small(0, layout::full));
+    bytes cut = compact;
+    cut.resize(cut.size() / 2);
+    const std::string long_name = "session/" + std::string(120, 'n') + ".bin";
+    const std::vector<a::tar_entry> plain = {{"a.bin", compact}, {"b/v10.bin", v10}};
+    s.push_back({"tar_ustar.tar", a::tar(plain)});
+    s.push_back({"tar_pax_long_name.tar", a::tar({{long_name, compact, '0', "", 'x'}})});
+    s.push_back({"tar_gnu_long_name.tar", a::tar({{long_name, v10, '0', "", 'L'}})});
+    s.push_back({"tar_gzip.tar.gz", a::gzip_stored(a::tar(plain))});
+    s.push_back({"tar_kinds.tar", a::tar({{"dir", {}, '5'},
+                                          {"dir/a.bin", compact},
+                                          {"link.bin", {}, '2', "dir/a.bin"},
+                                          {"hard.bin", {}, '1', "dir/a.bin"},
+                                          {"fifo", {}, '6'}})});
+    s.push_back({"tar_member_gzip.tar", a::tar({{"a.bin.gz", a::gzip_stored(compact)},
+                                                {"cut.bin", cut},
+                                                {"notes.txt", bytes(40, std::byte{'n'})}})});
+    s.push_back({"tar_duplicate_names.tar", a::tar({{"a.bin", compact}, {"a.bin", cut}})});
+    s.push_back(
+        {"tar_names_escapes.tar",
+         a::tar({{"new\nline.bin", compact}, {"esc\x1b[2K.bin", v10}, {"\xff\xfe.bin", v10}})});
+    bytes whole = a::tar(plain);
+    bytes truncated_header = whole;
+    truncated_header.resize(512 + (compact.size() + 511) / 512 * 512 + 200);
+    s.push_back({"tar_truncated_in_header.tar", truncated_header});
+    bytes truncated_data = whole;
+    truncated_data.resize(512 + compact.size() / 2);
+    s.push_back({"tar_truncated_in_member.tar", truncated_data});
+    bytes checksum = whole;
+    checksum[0] = std::byte{'A'};
+    s.push_back({"tar_bad_checksum.tar", checksum});
+    bytes past_end = a::tar_header("big.bin", std::uint64_t{1} << 30, '0');
+    a::append(past_end, compact);
+    s.push_back({"tar_size_past_end.tar", past_end});
+    std::vector<a::tar_entry> empties;
+    for (int i = 0; i < 220; ++i) empties.push_back({"e" + std::to_string(i), {}});
+    s.push_back({"tar_many_empty_members.tar", a::tar(empties)});
+    // A pax header that says it is 2 GiB long, its bytes cut short.
+    bytes pax = a::tar_header("PaxHeader", std::uint64_t{2} << 30, 'x');
+    a::append(pax, a::pax_record("comment", std::string(4000, 'c')));
+    s.push_back({"tar_pax_header_of_gigabytes.tar", pax});
+
+    s.push_back({"zip_stored.zip", a::zip({{"a.bin", compact}, {"b/v10.bin", v10}})});
+    s.push_back(
+        {"zip_deflate.zip", a::zip({{"a.bin", compact, true}, {"b.bin.gz", a::gzip_stored(v10)}})});
+    s.push_back({"zip_descriptors.zip",
+                 a::zip({{"a.bin", compact}, {"b.bin", v10, true}}, {true, false, false})});
+    s.push_back(
+        {"zip64.zip", a::zip({{"a.bin", compact}, {"b.bin", v10, true}}, {false, true, false})});
+    s.push_back({"zip_empty.zip", a::zip({})});
+    s.push_back({"zip_local_disagrees.zip",
+                 a::zip({{"a.bin", compact, false, {}, "other.bin"}, {"b.bin", v10}})});
+    s.push_back(
+        {"zip_overlapping.zip", a::zip({{"a.bin", compact}, {"b.bin", compact}, {"c.bin", compact}},
+                                       {false, false, true})});
+    // About 160 times its size once inflated, past 1 MiB: past the upload budget's ratio of 100.
+    s.push_back({"zip_ratio_bomb.zip", a::zip({{"zeros.bin", bytes(1 + 258 * 4200, std::byte{0}),
+                                                true, a::deflate_zeros(4200)}})});
+    s.push_back({"zip_duplicate_names.zip", a::zip({{"a.bin", compact}, {"a.bin", cut}})});
+    bytes zip_cut = a::zip({{"a.bin", compact}});
+    zip_cut.resize(zip_cut.size() - 10);
+    s.push_back({"zip_truncated.zip", zip_cut});
+    return s;
+}
+
 struct corpus {
     const char* harness;
     std::vector<seed> (*seeds)();
 };
 
-constexpr corpus corpora[] = {{"parse", file_seeds},      {"validate", file_seeds},
-                              {"mutate", file_seeds},     {"roundtrip", choice_seeds},
-                              {"evaluate", choice_seeds}, {"stream", file_seeds},
-                              {"convert", choice_seeds},  {"export", export_seeds}};
+constexpr corpus corpora[] = {
+    {"parse", file_seeds},       {"validate", file_seeds},   {"mutate", file_seeds},
+    {"roundtrip", choice_seeds}, {"evaluate", choice_seeds}, {"stream", file_seeds},
+    {"convert", choice_seeds},   {"export", export_seeds},   {"archive", archive_seeds}};
 
 bool read_file(const fs::path& path, bytes& out) {
     std::ifstream in(path, std::ios::binary);

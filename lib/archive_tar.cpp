@@ -163,7 +163,11 @@ std::error_code tar_walk::open() noexcept {
     archive_read_set_callback_data(a_, &source_);
     if (archive_read_open1(a_) != ARCHIVE_OK) {
         if (source_.io) return source_.io;
-        return std::make_error_code(std::errc::invalid_argument);
+        // Taken for a tar (its first bytes, or the caller's word for a stream), yet no header
+        // libarchive reads as one: a tar damaged at its start (a first header whose checksum is
+        // wrong), with nothing before the damage.
+        end(errc::archive_damaged, 0);
+        return {};
     }
     compressed_ = archive_filter_count(a_) > 1;
     // The members read in place are parts of the mapping.

@@ -158,6 +158,8 @@ class zip_walk final : public archive_walk {
     // Added to every offset the directory gives (bytes put before the archive: a stub).
     std::uint64_t shift_ = 0;
     std::uint64_t cursor_ = 0;
+    // Where the current member's directory entry starts.
+    std::uint64_t entry_at_ = 0;
     std::uint64_t ordinal_ = 0;
     std::vector<std::byte> record_;
     std::vector<std::byte> local_name_;
@@ -207,11 +209,13 @@ bool zip_walk::find_directory() noexcept {
         return false;
     }
     if (!read_exact(size_ - tail, t)) return false;
-    std::size_t at = t.size() < end_size ? t.size() : t.size() - end_size + 1;
+    // The last place a whole record, its comment included, fits.
+    std::size_t at = 0;
     bool found = false;
-    while (at-- > 0) {
-        if (u32(t.data() + at) == end_signature &&
-            at + end_size + u16(t.data() + at + 20) <= t.size()) {
+    for (std::size_t i = t.size() < end_size ? 0 : t.size() - end_size + 1; i-- > 0;) {
+        if (u32(t.data() + i) == end_signature &&
+            u16(t.data() + i + 20) <= t.size() - end_size - i) {
+            at = i;
             found = true;
             break;
         }
@@ -290,9 +294,10 @@ bool zip_walk::read_entry() noexcept {
 }
 
 bool zip_walk::find_overlaps() noexcept {
-    // Each entry's bytes: from its local header to the end of its compressed data, the header
-    // counted with the directory's name (its extra field, which the directory does not give, is
-    // left out: an overlap within it shares no compressed byte).
+    // Each entry's bytes: from its local header to the end of its compressed data, where its
+    // local header's name and extra field say the data starts (the directory's name may differ
+    // from it, which is that entry's own damage, not an overlap of the next). An entry whose
+    // local header cannot be read counts its fixed part only; check_local refuses it.
     struct range {
         std::uint64_t start;
         std::uint64_t end;
@@ -310,25 +315,36 @@ bool zip_walk::find_overlaps() noexcept {
     for (std::uint64_t i = 0; i < entries_; ++i) {
         if (!read_entry()) return false;
         const std::uint64_t start = entry_.local;
-        const std::uint64_t length = std::min<std::uint64_t>(
-            local_size + entry_.name.size() + entry_.compressed, directory_);
-        // An entry that starts past the directory is refused as past the end (check_local).
-        const std::uint64_t end =
-            start >= directory_ ? start : std::min(start + length, directory_);
+        std::uint64_t end = start;
+        if (start < directory_) {
+            std::array<std::byte, local_size> head{};
+            std::uint64_t length = std::min<std::uint64_t>(local_size, directory_ - start);
+            const error kept = fault_;
+            if (length == local_size && read_exact(start, head) &&
+                u32(head.data()) == local_signature) {
+                length += std::uint64_t{u16(head.data() + 26)} + u16(head.data() + 28);
+                length += entry_.compressed;
+            }
+            fault_ = kept;
+            end = start + std::min(length, directory_ - start);
+        }
         ranges.push_back({start, end, i});
         cursor_ += entry_.length;
     }
     std::sort(ranges.begin(), ranges.end(),
               [](const range& a, const range& b) { return a.start < b.start; });
+    // Every entry that starts before the furthest end of those before it overlaps that one.
     std::uint64_t reach = 0;
+    std::uint64_t reaching = 0;
     for (std::size_t i = 0; i < ranges.size(); ++i) {
-        // Every entry that starts before the ranges before it end overlaps one of them, and so
-        // does that one.
         if (i > 0 && ranges[i].start < reach) {
             overlapping_[static_cast<std::size_t>(ranges[i].ordinal)] = true;
-            overlapping_[static_cast<std::size_t>(ranges[i - 1].ordinal)] = true;
+            overlapping_[static_cast<std::size_t>(reaching)] = true;
         }
-        reach = std::max(reach, ranges[i].end);
+        if (ranges[i].end > reach) {
+            reach = ranges[i].end;
+            reaching = ranges[i].ordinal;
+        }
     }
     cursor_ = directory_;
     return true;
@@ -351,7 +367,8 @@ void zip_walk::check_local(archive_member& m) noexcept {
     std::array<std::byte, local_size> head{};
     const std::uint64_t at = entry_.local;
     if (at >= directory_ || local_size > directory_ - at) {
-        return fail_member(errc::member_past_end, at);
+        // The offset is a byte of the archive's: the directory entry that points past it.
+        return fail_member(errc::member_past_end, entry_at_);
     }
     error kept = fault_;
     if (!read_exact(at, head)) {
@@ -392,7 +409,7 @@ void zip_walk::check_local(archive_member& m) noexcept {
         return fail_member(errc::header_mismatch, at);
     }
     if (data > directory_ || entry_.compressed > directory_ - data) {
-        return fail_member(errc::member_past_end, data);
+        return fail_member(errc::member_past_end, at);
     }
     if (overlapping_[static_cast<std::size_t>(m.ordinal)]) {
         return fail_member(errc::overlapping_members, at);
@@ -421,6 +438,7 @@ bool zip_walk::next(archive_member& m) noexcept {
         done_ = true;
         return false;
     }
+    entry_at_ = cursor_;
     cursor_ += entry_.length;
     try {
         m.name.assign(entry_.name);

@@ -113,8 +113,8 @@ TEST_F(CliGzip, ATruncatedGzipFileIsInvalidAndTheOthersAreStillChecked) {
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, cut + ": invalid: bad_compression at byte " +
                          std::to_string(compressed.size()) +
-                         ": the gzip stream cannot be inflated (bad header, bad data, bad CRC or "
-                         "length, or cut short)\n" +
+                         ": the compressed bytes cannot be inflated (a gzip stream or a zip "
+                         "member: bad header, bad data, bad CRC or length, or cut short)\n" +
                          good + ": valid\n");
     EXPECT_EQ(r.err, "");
 }
@@ -219,8 +219,8 @@ TEST_F(CliGzip, SampleRefusesADamagedGzipFileAsInvalid) {
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(r.err, "inputanim: " + cut + ": invalid: bad_compression at byte " +
                          std::to_string(compressed.size()) +
-                         ": the gzip stream cannot be inflated (bad header, bad data, bad CRC or "
-                         "length, or cut short)\n");
+                         ": the compressed bytes cannot be inflated (a gzip stream or a zip "
+                         "member: bad header, bad data, bad CRC or length, or cut short)\n");
 }
 
 }  // namespace

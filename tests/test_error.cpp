@@ -37,8 +37,8 @@ const std::vector<std::tuple<errc, std::string_view, std::string_view>>& every_c
         {errc::unsorted_keys, "unsorted_keys", "key time is not greater than the previous key's"},
         {errc::bad_utf8, "bad_utf8", "marker name is not valid UTF-8"},
         {errc::bad_compression, "bad_compression",
-         "the gzip stream cannot be inflated (bad header, bad data, bad CRC or length, or cut "
-         "short)"},
+         "the compressed bytes cannot be inflated (a gzip stream or a zip member: bad header, "
+         "bad data, bad CRC or length, or cut short)"},
         {errc::io_error, "io_error",
          "the input could not be read whole (a page of the mapping vanished)"},
         {errc::archive_truncated, "archive_truncated",
