@@ -5,6 +5,7 @@
 #include <new>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "inputanim/archive.hpp"
@@ -165,17 +166,33 @@ unsigned shard_of(std::string_view path, unsigned shards) {
     return static_cast<unsigned>(h % shards);
 }
 
-bool member_feed::push(file_result&& r) {
+bool member_feed::push(file_result&& r, const std::function<void(file_result&)>& check) {
+    outgoing_.push_back(std::move(r));
+    if (outgoing_.size() < hand_over_size) return true;
+    if (!taker_idle_) {
+        for (file_result& member : outgoing_) {
+            if (!member.unchecked.empty()) check(member);
+        }
+    }
+    return hand_over();
+}
+
+bool member_feed::hand_over() {
     std::unique_lock lock(mutex_);
+    producer_waiting_ = true;
     changed_.wait(lock, [this] { return waiting_.size() < feed_capacity || cancelled_; });
+    producer_waiting_ = false;
     if (cancelled_) return false;
-    waiting_.push_back(std::move(r));
-    changed_.notify_all();
+    for (file_result& r : outgoing_) waiting_.push_back(std::move(r));
+    outgoing_.clear();
+    taker_idle_ = consumer_waiting_;
+    if (consumer_waiting_) changed_.notify_all();
     return true;
 }
 
 void member_feed::finish(const error& stopped, std::uint64_t entries, std::uint64_t skipped,
                          archive_format format) {
+    if (!hand_over()) return;
     const std::lock_guard lock(mutex_);
     stopped_ = stopped;
     entries_ = entries;
@@ -186,12 +203,17 @@ void member_feed::finish(const error& stopped, std::uint64_t entries, std::uint6
 }
 
 bool member_feed::pop(file_result& r) {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return !waiting_.empty() || finished_; });
-    if (waiting_.empty()) return false;
-    r = std::move(waiting_.front());
-    waiting_.pop_front();
-    changed_.notify_all();
+    if (taken_.empty()) {
+        std::unique_lock lock(mutex_);
+        consumer_waiting_ = true;
+        changed_.wait(lock, [this] { return !waiting_.empty() || finished_; });
+        consumer_waiting_ = false;
+        if (waiting_.empty()) return false;
+        std::swap(taken_, waiting_);
+        if (producer_waiting_) changed_.notify_all();
+    }
+    r = std::move(taken_.front());
+    taken_.pop_front();
     return true;
 }
 
@@ -213,9 +235,32 @@ std::optional<archive_format> archive_of(const input& file, std::span<const std:
 
 }  // namespace
 
+void index_pool::check_member(file_result& r) const {
+    const std::span<const std::byte> bytes = std::exchange(r.unchecked, {});
+    file_check c;
+    c.head_size = std::min(c.head.size(), bytes.size());
+    if (const std::error_code io = guarded(bytes,
+                                           [&] {
+                                               std::copy_n(bytes.begin(), c.head_size,
+                                                           c.head.begin());
+                                               c.rep = validate(bytes, how_);
+                                           });
+        io || c.rep.error.code == errc::io_error) {
+        mark_cut(r);
+    } else if (!found_recording(c)) {
+        r.outcome = file_outcome::not_recording;
+    } else {
+        r.rep = c.rep;
+        r.bytes = bytes.size();
+        if (metrics_ && r.rep.valid()) measure_into(r, bytes, true, how_, *metrics_);
+    }
+    r.holder.reset();
+}
+
 void index_pool::walk_archive(found_archive& a, std::vector<std::byte>& buffer) const {
     std::error_code io;
-    archive_reader reader = archive_reader::open(a.file, archives_.limits, io);
+    archive_reader reader = archive_reader::open(*a.file, archives_.limits, io);
+    const auto check = [this](file_result& r) { check_member(r); };
     std::uint64_t entries = 0;
     std::uint64_t skipped = 0;
     if (io) {
@@ -247,6 +292,17 @@ void index_pool::walk_archive(found_archive& a, std::vector<std::byte>& buffer) 
         r.archive = a.path;
         r.member = m;
         r.ordinal = static_cast<std::int64_t>(m.ordinal);
+        // A plain member in place is checked by whichever thread has the time (member_feed); a
+        // gzip one is inflated here.
+        const std::span<const std::byte> in_place = reader.member_bytes();
+        bool gzip = false;
+        if (!in_place.empty() && !guarded(in_place, [&] { gzip = starts_like_gzip(in_place); }) &&
+            !gzip) {
+            r.unchecked = in_place;
+            r.holder = a.file;
+            if (!a.feed->push(std::move(r), check)) return;
+            continue;
+        }
         const file_check c = validate_member(reader, how_, buffer);
         if (c.io) {
             mark_cut(r, c.io);
@@ -258,10 +314,7 @@ void index_pool::walk_archive(found_archive& a, std::vector<std::byte>& buffer) 
             r.rep = c.rep;
             r.bytes = c.bytes;
             if (metrics_ && r.rep.valid()) {
-                if (const std::span<const std::byte> in_place = reader.member_bytes();
-                    !in_place.empty()) {
-                    measure_into(r, in_place, true, how_, *metrics_);
-                } else if (!buffer.empty() && !starts_like_gzip(buffer)) {
+                if (!buffer.empty() && !starts_like_gzip(buffer)) {
                     measure_into(r, buffer, false, how_, *metrics_);
                 } else {
                     // Inflated as it was checked, and not held: measured by `inputanim metrics`.
@@ -269,7 +322,7 @@ void index_pool::walk_archive(found_archive& a, std::vector<std::byte>& buffer) 
                 }
             }
         }
-        if (!a.feed->push(std::move(r))) return;
+        if (!a.feed->push(std::move(r), check)) return;
     }
     error stopped = reader.fault();
     if (stopped && !archives_.mine(a.path)) stopped = {};
@@ -346,7 +399,7 @@ void index_pool::index_batch(std::span<file_result* const> batch, std::vector<st
                 // Walked once the batch is done (work()), in the order found.
                 r.outcome = file_outcome::archive;
                 r.feed = std::make_shared<member_feed>();
-                archives.push_back({std::move(file), r.path, r.feed});
+                archives.push_back({std::make_shared<input>(std::move(file)), r.path, r.feed});
                 continue;
             }
         }
@@ -471,7 +524,8 @@ void index_pool::work() {
             walking_.push_back(a.feed);
             lock.unlock();
             walk_archive(a, buffer);
-            a.file = input();
+            // The members not checked yet keep the mapping.
+            a.file.reset();
             lock.lock();
             std::erase(walking_, a.feed);
         }

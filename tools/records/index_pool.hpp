@@ -113,17 +113,29 @@ struct file_result {
 
     // outcome archive: where its members come from.
     std::shared_ptr<member_feed> feed;
+    // A member the archive holds as it is, not checked yet (index_pool::check_member): its bytes
+    // in the archive's mapping, which `holder` keeps.
+    std::span<const std::byte> unchecked;
+    std::shared_ptr<const input> holder;
 };
 
 // What a worker's walk of one archive hands the main thread: its members' results in order, then
-// how the walk ended. The worker blocks while feed_capacity results wait; cancel() (the run
-// abandoned) makes it give up.
+// how the walk ended. Results go over in batches of hand_over_size, and a side wakes the other
+// only when it waits, so that the walk and the rows do not pay a wake-up per member. The worker
+// blocks while feed_capacity results wait; cancel() (the run abandoned) makes it give up.
+//
+// A member held as it is may go over unchecked: whichever thread has the time checks it. The
+// worker checks its batch itself when the main thread was busy at the last hand-over, and leaves
+// it to the main thread when that one was waiting for it, so that the checks of one archive are
+// shared between the two threads as their loads are.
 class member_feed {
   public:
     static constexpr std::size_t feed_capacity = 256;
+    static constexpr std::size_t hand_over_size = 32;
 
-    // Worker: a member's result; false when the feed was cancelled.
-    bool push(file_result&& r);
+    // Worker: a member's result; false when the feed was cancelled. `check` checks an unchecked
+    // one (index_pool::check_member) when the worker keeps the checks of a batch.
+    bool push(file_result&& r, const std::function<void(file_result&)>& check);
     // Worker: the walk ended, with the damage or budget that stopped it (none when it reached
     // the end), having walked `entries` entries, of which the counts in `skipped` were not
     // handed on: other members (not recordings, not files).
@@ -141,11 +153,23 @@ class member_feed {
     archive_format format() const noexcept { return format_; }
 
   private:
+    // Worker: hands the results pushed so far over; false when cancelled.
+    bool hand_over();
+    // Whether the main thread waited at the last hand-over: it then checks the next batch.
+    bool taker_idle_ = false;
+
     std::mutex mutex_;
     std::condition_variable changed_;
+    // Handed over, not taken yet. Guarded by mutex_.
     std::deque<file_result> waiting_;
+    bool producer_waiting_ = false;
+    bool consumer_waiting_ = false;
     bool finished_ = false;
     bool cancelled_ = false;
+    // The worker's results not handed over yet, and the main thread's taken ones: each side's
+    // own.
+    std::vector<file_result> outgoing_;
+    std::deque<file_result> taken_;
     error stopped_{};
     std::uint64_t entries_ = 0;
     std::uint64_t skipped_ = 0;
@@ -187,6 +211,11 @@ class index_pool {
     // Hands every result still in flight to the sink, in order.
     void finish();
 
+    // Checks a member of an archive that went over unchecked (file_result::unchecked), as
+    // validate_member checks a member in place, and measures it when metrics were asked for;
+    // one that is not a recording becomes not_recording. Any thread may call it.
+    void check_member(file_result& r) const;
+
     // The threads that started, and why the next one did not (none when all did).
     std::size_t started() const noexcept { return workers_.size(); }
     std::error_code refusal() const noexcept { return refused_; }
@@ -199,7 +228,7 @@ class index_pool {
 
     // An archive a worker found in its batch, walked once the batch is done.
     struct found_archive {
-        input file;
+        std::shared_ptr<input> file;
         std::string path;
         std::shared_ptr<member_feed> feed;
     };

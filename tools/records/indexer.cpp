@@ -319,10 +319,18 @@ void indexer::take_archive(file_result& r) {
     const std::shared_ptr<member_feed> feed = std::move(r.feed);
     file_result m;
     bool unreadable = false;
+    // Members found not to be recordings here, beside those the walk skipped.
+    std::uint64_t other = 0;
     while (feed->pop(m)) {
         observer_.found();
         observer_.done();
         ++totals_.files;
+        if (!m.unchecked.empty()) pool_.check_member(m);
+        if (m.outcome == file_outcome::not_recording) {
+            ++totals_.other;
+            ++other;
+            continue;
+        }
         unreadable = unreadable || m.outcome == file_outcome::unreadable;
         take_row(m);
     }
@@ -347,7 +355,7 @@ void indexer::take_archive(file_result& r) {
     // An archive that could not be read whole is read again by the next run.
     if (store_ && r.stamp && !unreadable) {
         store_->put_archive(r.path, archive_format_name(feed->format()), feed->entries(),
-                            feed->skipped(), *r.stamp, stored_options_, indexed_at_);
+                            feed->skipped() + other, *r.stamp, stored_options_, indexed_at_);
     }
 }
 
@@ -385,11 +393,16 @@ void indexer::add_metrics(nlohmann::json& fields, const file_result& r) const {
         fields["metrics"] = nullptr;
         if (r.metrics_failure) {
             const bool stream = r.metrics_failure == std::errc::operation_not_supported;
+            const bool inflated = r.metrics_failure == std::errc::file_too_large;
             fields["metrics_error"] = {
                 {"code", metrics_failure_name(r.metrics_failure)},
                 {"message", stream ? "standard input is read once, by the validation; measure it "
                                      "with inputanim metrics"
-                                   : r.metrics_failure.message()}};
+                            : inflated
+                                ? "a member inflated as it was checked (gzip, or past 64 MiB in a "
+                                  "compressed archive) is not held to be measured; measure it "
+                                  "with inputanim metrics ARCHIVE/MEMBER"
+                                : r.metrics_failure.message()}};
         }
         return;
     }
