@@ -186,33 +186,47 @@ class owning_member_source final : public byte_source {
 
 }  // namespace
 
+std::optional<archive_member> find_member(input& archive, std::string_view member,
+                                          const archive_limits& limits, error& stopped,
+                                          std::error_code& ec) noexcept {
+    stopped = {};
+    archive_reader reader = archive_reader::open(archive, limits, ec);
+    if (ec) return std::nullopt;
+    std::optional<archive_member> found;
+    archive_member m;
+    while (reader.next(m)) {
+        const bool named = m.name == member || (m.kind == member_kind::directory &&
+                                                m.name.size() == member.size() + 1 &&
+                                                m.name.starts_with(member) && m.name.back() == '/');
+        if (!named) continue;
+        try {
+            found = m;
+        } catch (const std::bad_alloc&) {
+            ec = std::make_error_code(std::errc::not_enough_memory);
+            return std::nullopt;
+        }
+    }
+    stopped = reader.fault();
+    return found;
+}
+
 namespace detail {
 
 input open_member_path(const member_path& p, std::error_code& ec) noexcept {
     ec.clear();
     input file = input::open(p.archive, ec);
     if (ec) return {};
-    archive_reader reader = archive_reader::open(file, archive_limits{}, ec);
-    if (ec) {
+    error stopped;
+    const std::optional<archive_member> found =
+        find_member(file, p.member, archive_limits{}, stopped, ec);
+    if (ec == std::errc::invalid_argument) {
         // Not an archive: the name leads nowhere, as the system says of a file taken for a folder.
         ec = std::make_error_code(std::errc::not_a_directory);
-        return {};
     }
-    // The last member of the name: one scan of the headers (a zip's directory).
-    std::optional<archive_member> found;
-    archive_member m;
-    while (reader.next(m)) {
-        if (m.name != p.member) continue;
-        try {
-            found = m;
-        } catch (const std::bad_alloc&) {
-            ec = std::make_error_code(std::errc::not_enough_memory);
-            return {};
-        }
-    }
+    if (ec) return {};
     if (!found) {
-        ec = reader.fault() ? make_error_code(reader.fault().code)
-                            : std::make_error_code(std::errc::no_such_file_or_directory);
+        ec = stopped ? make_error_code(stopped.code)
+                     : std::make_error_code(std::errc::no_such_file_or_directory);
         return {};
     }
     if (found->kind != member_kind::file) {
@@ -231,6 +245,7 @@ input open_member_path(const member_path& p, std::error_code& ec) noexcept {
     source->archive = input::open(p.archive, ec);
     if (!ec) source->reader = archive_reader::open(source->archive, archive_limits{}, ec);
     if (ec) return {};
+    archive_member m;
     while (source->reader.next(m) && m.ordinal != found->ordinal) {
     }
     if (m.ordinal != found->ordinal) {

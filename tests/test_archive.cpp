@@ -299,19 +299,51 @@ TEST(Archive, ANameThroughAnArchiveOpensTheLastMemberOfThatName) {
     EXPECT_EQ(ec, std::errc::not_a_directory);
 }
 
+TEST(Archive, FindMemberGivesTheLastOfANameAndAFolderByItsNameWithoutTheSlash) {
+    const bytes first = small_file(shape::v10);
+    const bytes second = small_file(shape::v11_full);
+    const bytes archive =
+        make_archive({{"s", {}, "directory"}, {"s/a.bin", first}, {"s/a.bin", second}}, "pax");
+    opened_archive o;
+    open_archive(archive, o);
+    error stopped;
+    std::error_code ec;
+    const std::optional<archive_member> a = find_member(o.in, "s/a.bin", {}, stopped, ec);
+    ASSERT_FALSE(ec) << ec.message();
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->ordinal, 2u);
+    EXPECT_EQ(a->size, second.size());
+    EXPECT_FALSE(stopped);
+    const std::optional<archive_member> folder = find_member(o.in, "s", {}, stopped, ec);
+    ASSERT_TRUE(folder);
+    EXPECT_EQ(folder->kind, member_kind::directory);
+    EXPECT_FALSE(find_member(o.in, "s/b.bin", {}, stopped, ec));
+    EXPECT_FALSE(ec);
+    // A walk stopped early finds nothing past where it stopped, and says where.
+    archive_limits two;
+    two.max_members = 2;
+    EXPECT_EQ(find_member(o.in, "s/a.bin", two, stopped, ec)->ordinal, 1u);
+    EXPECT_EQ(stopped.code, errc::too_many_members);
+    // Bytes that are no archive.
+    std::error_code no;
+    input plain = input::from_bytes(first, no);
+    EXPECT_FALSE(find_member(plain, "s/a.bin", {}, stopped, ec));
+    EXPECT_EQ(ec, std::errc::invalid_argument);
+}
+
 TEST(Archive, AStoredMemberOpensWhereAWalkFoundItWithoutWalkingAgain) {
     const scratch_folder scratch;
     const bytes first = small_file(shape::v10);
     const bytes second = small_file(shape::v11_full);
     for (const auto& [name, archive] :
-         {std::pair{std::string("t.tar"),
-                    make_archive({{"a.bin", first}, {"long/" + std::string(150, 'n') + ".bin",
-                                                     second}},
-                                 "pax")},
-          std::pair{std::string("t.zip"),
-                    make_archive({{"a.bin", first}, {"long/" + std::string(150, 'n') + ".bin",
-                                                     second}},
-                                 "zip")},
+         {std::pair{
+              std::string("t.tar"),
+              make_archive({{"a.bin", first}, {"long/" + std::string(150, 'n') + ".bin", second}},
+                           "pax")},
+          std::pair{
+              std::string("t.zip"),
+              make_archive({{"a.bin", first}, {"long/" + std::string(150, 'n') + ".bin", second}},
+                           "zip")},
           std::pair{std::string("d.zip"),
                     make_zip({{"a.bin", first}, {"long/" + std::string(150, 'n') + ".bin", second}},
                              true, true)

@@ -48,13 +48,6 @@ bytes first_bytes(const bytes& b, std::size_t n) {
     return bytes(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
-struct reply {
-    int status = 0;
-    std::string headers;
-    std::string body;
-    json object() const { return json::parse(body, nullptr, false); }
-};
-
 class Serve : public serve_fixture {
   protected:
     void SetUp() override {
@@ -63,19 +56,7 @@ class Serve : public serve_fixture {
 
     // curl ARGS... URL: the status, headers and body of the (last) response.
     reply curl(std::vector<std::string> args) const {
-        const std::string body = (scratch_.path() / "curl.body").string();
-        const std::string headers = (scratch_.path() / "curl.headers").string();
-        std::vector<std::string> argv = {INPUTANIM_CURL, "-sS", "--max-time", "30", "-o",
-                                         body,           "-D",  headers,      "-w", "%{http_code}"};
-        argv.insert(argv.end(), args.begin(), args.end());
-        const run_result r = run_process(argv, {scratch_.path()});
-        reply out;
-        out.status = r.out.empty() ? 0 : std::stoi(r.out);
-        out.headers = slurp(headers);
-        out.body = slurp(body);
-        std::filesystem::remove(body);
-        std::filesystem::remove(headers);
-        return out;
+        return curl_with(INPUTANIM_CURL, std::move(args));
     }
 
     // POSTs `file` to /validate`query`, with extra curl arguments.

@@ -163,6 +163,14 @@ file_check validate_member(archive_reader& reader, const validate_options& optio
 // The largest member read through that validate_member holds whole: 64 MiB.
 inline constexpr std::uint64_t whole_member_bytes = std::uint64_t{64} << 20;
 
+// The last member of `archive` named `member` (a folder also by its name without the final '/'),
+// found in one walk of its headers (a zip's directory) under `limits`: nothing when it holds none
+// up to where that walk ended (`stopped`: the reader's fault(), false when it read them all).
+// `ec` as archive_reader::open's, or not_enough_memory.
+std::optional<archive_member> find_member(input& archive, std::string_view member,
+                                          const archive_limits& limits, error& stopped,
+                                          std::error_code& ec) noexcept;
+
 // The member `member` of the archive file `archive` (the last of that name), as
 // input::open("ARCHIVE/MEMBER") opens it: after one walk of the archive's headers (a zip's
 // directory); read in place when the archive holds it as it is, else a stream that inflates it.

@@ -1,6 +1,7 @@
 // `inputanim serve` started on loopback (127.0.0.1, port 0) as an operator starts it, a raw TCP
-// client that sends exactly the bytes it is given, the requests and chunks it sends, and a fixture
-// that starts the server: what the tests of the server (tests/test_serve*.cpp) share.
+// client that sends exactly the bytes it is given, the requests and chunks it sends, curl as a
+// user runs it, and a fixture that starts the server: what the tests of the server
+// (tests/test_serve*.cpp) share.
 #pragma once
 
 #include <arpa/inet.h>
@@ -278,9 +279,35 @@ class raw_client {
     bool closed_ = false;
 };
 
+// What curl received: the status, headers and body of the (last) response.
+struct reply {
+    int status = 0;
+    std::string headers;
+    std::string body;
+    nlohmann::json object() const { return nlohmann::json::parse(body, nullptr, false); }
+};
+
 // A test of the server: start() or start_view() starts one in the scratch folder.
 class serve_fixture : public cli_fixture {
   protected:
+    // `curl_path` ARGS... URL, run in the scratch folder: the status, headers and body of the
+    // (last) response.
+    reply curl_with(const std::string& curl_path, std::vector<std::string> args) const {
+        const std::string body = (scratch_.path() / "curl.body").string();
+        const std::string headers = (scratch_.path() / "curl.headers").string();
+        std::vector<std::string> argv = {curl_path, "-sS", "--max-time", "30", "-o",
+                                         body,      "-D",  headers,      "-w", "%{http_code}"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        const run_result r = run_process(argv, {scratch_.path()});
+        reply out;
+        out.status = r.out.empty() ? 0 : std::stoi(r.out);
+        out.headers = slurp(headers);
+        out.body = slurp(body);
+        std::filesystem::remove(body);
+        std::filesystem::remove(headers);
+        return out;
+    }
+
     server_process& start(const std::vector<std::string>& options = {}) {
         server_.emplace(scratch_.path(), options);
         return *server_;

@@ -29,7 +29,9 @@ command add_serve_command(CLI::App& app) {
     // Uploads come from strangers: docs/SECURITY.md's ceilings unless told otherwise.
     o->how.limits = upload_limits();
     CLI::App* cmd = app.add_subcommand(
-        "serve", "Validate recordings uploaded over HTTP: POST /validate, GET /healthz");
+        "serve",
+        "Validate recordings (or tar and zip archives of them) uploaded over HTTP: POST /validate, "
+        "GET /healthz");
     cmd->add_option("--listen", o->server.listen,
                     "HOST:PORT to listen on (IPv4, or [IPv6]); port 0 picks a free one")
         ->capture_default_str();
@@ -66,13 +68,16 @@ command add_serve_command(CLI::App& app) {
     add_level_option(*cmd, o->how.level,
                      "structure: headers and counts only; full: also every keyframe and marker");
     add_layout_choice_option(*cmd, o->how.layout);
-    add_limit_options(*cmd, o->how.limits);
+    // The archives' budgets default to upload_archive_limits() (server_config's).
+    add_limit_options(*cmd, o->how.limits, &o->server.archives);
     cmd->footer(
         "Limits default to docs/SECURITY.md's upload ceilings (--max-bytes 67108864 ...); "
         "--max-bytes also caps the request body, compressed or not (413 past it). A request body "
         "is cut (no answer, logged 408) when it falls below --min-rate after its first --timeout "
         "seconds, or at --request-deadline: a slow client holds a connection at most --timeout "
-        "(header) + --request-deadline (body) + --timeout (response) seconds.");
+        "(header) + --request-deadline (body) + --timeout (response) seconds. A tar or zip body "
+        "is answered a JSON line per recording it holds; its walk is bounded by the archive "
+        "budgets and by --request-deadline.");
     return {cmd, [o] {
                 http::server_config config = o->server;
                 config.how = o->how;

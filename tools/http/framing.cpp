@@ -95,18 +95,22 @@ std::string_view trimmed(std::string_view s) {
     return s;
 }
 
-std::string upload_name(std::string_view query) {
+std::optional<std::string> query_value(std::string_view query, std::string_view key) {
     while (!query.empty()) {
         const std::size_t amp = query.find('&');
         const std::string_view part = query.substr(0, amp);
         query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
         const std::size_t eq = part.find('=');
-        if (eq != std::string_view::npos && part.substr(0, eq) == "name") {
-            std::string name = percent_decode(part.substr(eq + 1));
-            if (!name.empty()) return name;
+        if (eq != std::string_view::npos && part.substr(0, eq) == key) {
+            std::string value = percent_decode(part.substr(eq + 1));
+            if (!value.empty()) return value;
         }
     }
-    return "upload";
+    return std::nullopt;
+}
+
+std::string upload_name(std::string_view query) {
+    return query_value(query, "name").value_or("upload");
 }
 
 std::optional<authority> split_authority(std::string_view text) {

@@ -109,6 +109,9 @@ std::optional<refusal> host_error(const request_parser& parser, const host_polic
 // An Allow list: a resource that accepts GET accepts HEAD too (the server routes HEAD as GET).
 std::string with_head(std::string_view allow);
 
+// The value of the query's first parameter `key` that has one (percent-decoded; `+` is a space).
+std::optional<std::string> query_value(std::string_view query, std::string_view key);
+
 // The report's "path" of an upload: the query's `name` parameter, else "upload".
 std::string upload_name(std::string_view query);
 

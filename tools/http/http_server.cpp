@@ -125,6 +125,10 @@ struct answer : response {
     bool body_unread = false;
     // For an upload to POST /view or an export: its place, held while the answer is sent.
     upload_place place;
+    // The route has written the response itself, as it was made (an archive's lines): respond()
+    // sends nothing more, and the connection goes on when `stays_open`.
+    bool streamed = false;
+    bool stays_open = false;
     // An export's body, made piece by piece on the workers as it is sent (its length known).
     std::shared_ptr<export_job> job;
 };
@@ -201,11 +205,16 @@ struct server_state {
     std::atomic<std::size_t> rejecting{0};
     // Uploads to POST /view being answered.
     std::atomic<std::size_t> viewing{0};
+    // Archives uploaded to POST /validate being walked.
+    std::atomic<std::size_t> walking{0};
     std::atomic<bool> stopping{false};
     std::mutex mutex;
     // The connections being served, for the shutdown to close the idle ones.
     std::map<std::uint64_t, std::weak_ptr<connection>> connections;
     std::uint64_t next_id = 0;
+    // The archives' walks, for a shutdown that stops the connections without finishing them to
+    // free the threads that walk them.
+    std::map<std::uint64_t, std::weak_ptr<archive_walk>> walks;
 };
 
 // Counts a connection being served and registers it while it lives.
@@ -242,6 +251,95 @@ class counted {
     std::atomic<std::size_t>& n_;
 };
 
+// A walk of an archive while its connection's coroutine lives: registered for the shutdown, and
+// cancelled when the coroutine ends however it ends, so that its thread never waits for a body
+// that will not come.
+class walk_registration {
+  public:
+    walk_registration(server_state& s, const std::shared_ptr<archive_walk>& w)
+        : state_(s), walk_(w) {
+        const std::lock_guard lock(state_.mutex);
+        id_ = state_.next_id++;
+        state_.walks.emplace(id_, w);
+    }
+    ~walk_registration() {
+        walk_->cancel();
+        const std::lock_guard lock(state_.mutex);
+        state_.walks.erase(id_);
+    }
+    walk_registration(const walk_registration&) = delete;
+    walk_registration& operator=(const walk_registration&) = delete;
+
+  private:
+    server_state& state_;
+    std::shared_ptr<archive_walk> walk_;
+    std::uint64_t id_ = 0;
+};
+
+// Wakes a connection's coroutine from a thread that walks its archive: posted to the
+// connection's strand, where it cancels what the coroutine waits on, the timer or a read of the
+// body (the parser keeps the bytes it has). Wake-ups that come while one is posted are one; the
+// coroutine looks at the walk after every wake-up, so none is lost.
+class wake_signal : public std::enable_shared_from_this<wake_signal> {
+  public:
+    explicit wake_signal(const net::any_io_executor& strand) : timer_(strand) {}
+    // Any thread. Without memory to post it, the coroutine goes on at its deadline.
+    void wake() noexcept {
+        if (posted_.exchange(true)) return;
+        try {
+            net::post(timer_.get_executor(), [self = shared_from_this()] {
+                self->posted_ = false;
+                self->timer_.cancel();
+                if (self->reading_ != nullptr) self->reading_->socket().cancel();
+            });
+        } catch (const std::bad_alloc&) {
+            posted_ = false;
+        }
+    }
+    // The connection's strand only.
+    net::steady_timer& timer() { return timer_; }
+    // The stream a wake-up cancels the read of (null: none is in flight).
+    void reading(beast::tcp_stream* stream) { reading_ = stream; }
+
+  private:
+    net::steady_timer timer_;
+    beast::tcp_stream* reading_ = nullptr;
+    std::atomic<bool> posted_{false};
+};
+
+// A request body being read: the connection, the parser and buffers it is read with, the bytes
+// received, and when its deadlines started (body_read_deadline).
+struct body_reading {
+    connection& c;
+    request_parser& parser;
+    beast::flat_buffer& buffer;
+    std::vector<std::byte>& chunk;
+    std::uint64_t& received;
+    steady::time_point header_end;
+    steady::time_point body_start;
+};
+
+// The answer when the body could not be read to its end.
+answer body_failure(const beast::error_code& ec, std::uint64_t received) {
+    answer a;
+    if (ec == beast::error::timeout) {
+        a.status = 408;
+        a.unsendable = true;
+    } else if (ec == http::error::partial_message) {
+        // The client may have closed only its sending side: it can still read this.
+        a = error_answer(400, "incomplete_body",
+                         "the request body ended after " + std::to_string(received) +
+                             " bytes, before its declared length");
+    } else if (is_http_syntax_error(ec)) {
+        a = error_answer(400, "bad_request", "malformed request body: " + ec.message());
+        a.body_unread = true;
+    } else {
+        a.status = client_closed;
+        a.unsendable = true;
+    }
+    return a;
+}
+
 void report_failure(std::exception_ptr e) {
     if (!e) return;
     try {
@@ -253,9 +351,10 @@ void report_failure(std::exception_ptr e) {
     }
 }
 
-// The threads that resample and measure uploads to POST /view, off the I/O threads, so that a
-// connection's strand is never held by that work: created once, before the server listens,
-// viewer_workers of them.
+// Threads off the I/O threads, so that a connection's strand is never held by their work: those
+// that resample and measure uploads to POST /view (viewer_workers), and those that walk the
+// archives uploaded to POST /validate (archive_walkers), each created once, before the server
+// listens.
 class worker_pool {
   public:
     worker_pool() = default;
@@ -267,9 +366,9 @@ class worker_pool {
         io_.stop();
         for (std::thread& t : threads_) t.join();
     }
-    // Starts the threads: the reason when fewer than viewer_workers started.
-    std::error_code start() {
-        return start_threads(viewer_workers, threads_, [this] { io_.run(); });
+    // Starts `count` threads: the reason when fewer started.
+    std::error_code start(unsigned count) {
+        return start_threads(count, threads_, [this] { io_.run(); });
     }
     unsigned size() const { return static_cast<unsigned>(threads_.size()); }
     net::io_context::executor_type executor() { return io_.get_executor(); }
@@ -302,7 +401,16 @@ class server {
     net::awaitable<answer> validate_upload(connection& c, request_parser& parser,
                                            beast::flat_buffer& buffer,
                                            std::vector<std::byte>& chunk, std::uint64_t& received,
-                                           const std::string& name, bool for_viewer);
+                                           std::string_view query, bool for_viewer);
+    net::awaitable<std::size_t> read_body(body_reading& b, beast::error_code& ec);
+    net::awaitable<answer> walk_archive(body_reading& b, archive_format format,
+                                        std::vector<std::byte> head, const std::string& name,
+                                        upload_place place);
+    net::awaitable<std::optional<answer>> hold_body(body_reading& b, std::vector<std::byte>& held,
+                                                    const std::string& name);
+    net::awaitable<answer> view_member(body_reading& b, std::vector<std::byte> held,
+                                       const std::string& name, const std::string& member);
+    bool admit_walk(upload_place& place);
     net::awaitable<bool> respond(connection& c, answer& a, unsigned version, bool keep_alive,
                                  bool head);
     net::awaitable<bool> send_export(connection& c, answer& a, unsigned version, bool keep_alive,
@@ -314,6 +422,7 @@ class server {
     net::io_context io_;
     // After io_: joined before the coroutine frames its work refers to are destroyed.
     worker_pool workers_;
+    worker_pool walkers_;
     // Set once bound, before the first connection.
     std::optional<host_policy> hosts_;
     // The acceptor and the signals are used on this strand only.
@@ -345,7 +454,7 @@ class stop_signals_blocked {
 int server::run(const tcp::endpoint& at) {
     const std::error_code workers_refused = [this] {
         const stop_signals_blocked blocked;
-        return workers_.start();
+        return workers_.start(viewer_workers);
     }();
     if (const std::error_code refused = workers_refused) {
         if (workers_.size() == 0) {
@@ -354,6 +463,16 @@ int server::run(const tcp::endpoint& at) {
         }
         std::cerr << "inputanim serve: warning: started " << workers_.size() << " of "
                   << viewer_workers << " threads for uploads to view (" << refused.message()
+                  << ")\n";
+    }
+    const std::error_code walkers_refused = [this] {
+        const stop_signals_blocked blocked;
+        return walkers_.start(archive_walkers);
+    }();
+    if (const std::error_code refused = walkers_refused) {
+        // Archives are then walked fewer at once (none: each is answered 503).
+        std::cerr << "inputanim serve: warning: started " << walkers_.size() << " of "
+                  << archive_walkers << " threads for archive uploads (" << refused.message()
                   << ")\n";
     }
     beast::error_code ec;
@@ -394,6 +513,14 @@ int server::run(const tcp::endpoint& at) {
     }
     io_.run();
     for (std::thread& t : pool) t.join();
+    // Stopped with connections still open (the shutdown's deadline, a second signal): their
+    // archives' walks end, so that the threads walking them can be joined.
+    {
+        const std::lock_guard lock(state_.mutex);
+        for (const auto& [id, weak] : state_.walks) {
+            if (const std::shared_ptr<archive_walk> w = weak.lock()) w->cancel();
+        }
+    }
     return exit_valid;
 }
 
@@ -575,6 +702,7 @@ net::awaitable<void> server::serve(std::shared_ptr<connection> c) {
 net::awaitable<bool> server::respond(connection& c, answer& a, unsigned version, bool keep_alive,
                                      bool head) {
     if (a.unsendable) co_return false;
+    if (a.streamed) co_return a.stays_open;
     if (a.job) co_return co_await send_export(c, a, version, keep_alive, head);
     http::response<http::span_body<const char>> res{static_cast<http::status>(a.status), version};
     res.set(http::field::server, server_name);
@@ -692,13 +820,12 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
             co_return a;
         }
         upload_place place(state_.viewing);
-        a = co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query), true);
+        a = co_await validate_upload(c, parser, buffer, chunk, received, query, true);
         a.place = std::move(place);
         co_return a;
     }
     if (path == "/validate" && req.method() == http::verb::post) {
-        co_return co_await validate_upload(c, parser, buffer, chunk, received, upload_name(query),
-                                           false);
+        co_return co_await validate_upload(c, parser, buffer, chunk, received, query, false);
     }
     const viewer_resource resource = find_viewer_resource(config_.site.get(), path);
     if (req.method() == http::verb::get && resource.what == viewer_resource::kind::export_glb) {
@@ -726,12 +853,50 @@ net::awaitable<answer> server::route(connection& c, request_parser& parser,
     co_return a;
 }
 
+net::awaitable<std::size_t> server::read_body(body_reading& b, beast::error_code& ec) {
+    auto& req = b.parser.get();
+    req.body().data = b.chunk.data();
+    req.body().size = b.chunk.size();
+    b.c.stream.expires_at(body_read_deadline(config_, b.header_end, b.body_start, b.received));
+    co_await http::async_read_some(b.c.stream, b.buffer, b.parser, to(ec));
+    if (ec == http::error::need_buffer) ec = {};
+    const std::size_t n = b.chunk.size() - req.body().size;
+    b.received += n;
+    co_return n;
+}
+
+// Takes one of the archive walks' places (each a thread of walkers_): false when they are all
+// taken.
+bool server::admit_walk(upload_place& place) {
+    if (++state_.walking > walkers_.size()) {
+        --state_.walking;
+        return false;
+    }
+    place = upload_place(state_.walking);
+    return true;
+}
+
+answer busy_walking() {
+    return error_answer(503, "busy",
+                        "the server is walking its maximum number of archives (" +
+                            std::to_string(archive_walkers) + "); retry later");
+}
+
+answer pick_member(archive_format format) {
+    return error_answer(
+        400, "member_required",
+        "the body is a " + std::string(archive_format_name(format)) +
+            " archive: name the recording to open with ?member=NAME, its name in the archive "
+            "(POST /validate answers a line for each recording it holds, with its \"member\")");
+}
+
 net::awaitable<answer> server::validate_upload(connection& c, request_parser& parser,
                                                beast::flat_buffer& buffer,
                                                std::vector<std::byte>& chunk,
-                                               std::uint64_t& received, const std::string& name,
+                                               std::uint64_t& received, std::string_view query,
                                                bool for_viewer) {
     const steady::time_point header_end = steady::now();
+    const std::string name = upload_name(query);
     auto& req = parser.get();
     const std::string_view encoding = trimmed(req[http::field::content_encoding]);
     const bool gzip = beast::iequals(encoding, "gzip") || beast::iequals(encoding, "x-gzip");
@@ -742,6 +907,14 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
         a.body_unread = !parser.is_done();
         co_return a;
     }
+    const std::optional<archive_format> typed =
+        archive_content_type(req[http::field::content_type]);
+    if (typed == archive_format::zip && gzip) {
+        answer a = error_answer(415, "unsupported_encoding",
+                                "a zip is read as it is: send it without Content-Encoding");
+        a.body_unread = !parser.is_done();
+        co_return a;
+    }
     const std::uint64_t max_bytes = config_.how.limits.max_bytes;
     if (const auto length = parser.content_length(); length && *length > max_bytes) {
         // Known from the header: the body is never read (nor asked for, under
@@ -749,6 +922,15 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
         answer a = report_answer(413, name, oversized(max_bytes, *length), config_.how, *length,
                                  std::nullopt);
         a.body_unread = true;
+        co_return a;
+    }
+    const std::optional<std::string> member =
+        for_viewer ? query_value(query, "member") : std::nullopt;
+    // An archive known from the header is refused before its body is asked for.
+    upload_place walking;
+    if (typed && ((for_viewer && !member) || (!for_viewer && !admit_walk(walking)))) {
+        answer a = for_viewer ? pick_member(*typed) : busy_walking();
+        a.body_unread = !parser.is_done();
         co_return a;
     }
     beast::error_code ec;
@@ -764,52 +946,75 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
             co_return a;
         }
     }
+    body_reading b{c, parser, buffer, chunk, received, header_end, steady::now()};
+
+    // What the body is: its Content-Type's archive, a gzip stream (a .bin.gz), or what its first
+    // bytes say, read into `head` until they say it.
+    upload_kind kind = typed == archive_format::zip ? upload_kind::zip
+                       : typed                      ? upload_kind::tar
+                       : gzip                       ? upload_kind::recording
+                                                    : upload_kind::undecided;
+    std::vector<std::byte> head;
+    while (kind == upload_kind::undecided) {
+        if (parser.is_done()) {
+            kind = sniff_upload(head, true);
+            break;
+        }
+        const std::size_t n = co_await read_body(b, ec);
+        if (ec) co_return body_failure(ec, received);
+        if (received > max_bytes) {
+            answer a = report_answer(413, name, oversized(max_bytes, received), config_.how,
+                                     received, std::nullopt);
+            a.body_unread = !parser.is_done();
+            co_return a;
+        }
+        head.insert(head.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n));
+        kind = sniff_upload(head, false);
+    }
+    if (kind == upload_kind::tar || kind == upload_kind::zip) {
+        const archive_format format =
+            kind == upload_kind::zip ? archive_format::zip : archive_format::tar;
+        if (for_viewer) {
+            if (!member) {
+                answer a = pick_member(format);
+                a.body_unread = !parser.is_done();
+                co_return a;
+            }
+            co_return co_await view_member(b, std::move(head), name, *member);
+        }
+        if (!typed && !admit_walk(walking)) {
+            answer a = busy_walking();
+            a.body_unread = !parser.is_done();
+            co_return a;
+        }
+        co_return co_await walk_archive(b, format, std::move(head), name, std::move(walking));
+    }
 
     body_validator v(config_.how, gzip);
     bool too_large = false;
-    const steady::time_point body_start = steady::now();
     // The viewer plays what it can of an invalid recording: its body is kept (up to the byte
     // ceiling) and read to its end past the verdict.
     std::vector<std::byte> kept;
     bool decided = false;
-    while (!parser.is_done()) {
-        req.body().data = chunk.data();
-        req.body().size = chunk.size();
-        c.stream.expires_at(body_read_deadline(config_, header_end, body_start, received));
-        co_await http::async_read_some(c.stream, buffer, parser, to(ec));
-        if (ec == http::error::need_buffer) ec = {};
-        const std::size_t n = chunk.size() - req.body().size;
-        received += n;
-        if (ec) break;
+    // Whether the bytes leave the rest of the body unread: the verdict is final.
+    const auto take = [&](std::span<const std::byte> bytes) {
+        if (for_viewer) kept.insert(kept.end(), bytes.begin(), bytes.end());
+        if (!bytes.empty() && !decided && v.feed(bytes) == stream_status::error) {
+            decided = true;
+            // The verdict is final: answer now, and leave the rest of the body unread.
+            return !for_viewer;
+        }
+        return false;
+    };
+    bool answered = take(head);
+    while (!answered && !parser.is_done()) {
+        const std::size_t n = co_await read_body(b, ec);
+        if (ec) co_return body_failure(ec, received);
         if (received > max_bytes) {
             too_large = true;
             break;
         }
-        if (for_viewer) kept.insert(kept.end(), chunk.begin(), chunk.begin() + n);
-        if (n > 0 && !decided && v.feed({chunk.data(), n}) == stream_status::error) {
-            decided = true;
-            // The verdict is final: answer now, and leave the rest of the body unread.
-            if (!for_viewer) break;
-        }
-    }
-    if (ec) {
-        answer a;
-        if (ec == beast::error::timeout) {
-            a.status = 408;
-            a.unsendable = true;
-        } else if (ec == http::error::partial_message) {
-            // The client may have closed only its sending side: it can still read this.
-            a = error_answer(400, "incomplete_body",
-                             "the request body ended after " + std::to_string(received) +
-                                 " bytes, before its declared length");
-        } else if (is_http_syntax_error(ec)) {
-            a = error_answer(400, "bad_request", "malformed request body: " + ec.message());
-            a.body_unread = true;
-        } else {
-            a.status = client_closed;
-            a.unsendable = true;
-        }
-        co_return a;
+        answered = take({chunk.data(), n});
     }
     answer a;
     if (too_large) {
@@ -841,6 +1046,230 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
         }
     }
     a.body_unread = !parser.is_done();
+    co_return a;
+}
+
+// Reads the rest of the body into `held` (which has its first bytes), up to the byte ceiling:
+// the answer when it could not be held whole.
+net::awaitable<std::optional<answer>> server::hold_body(body_reading& b,
+                                                        std::vector<std::byte>& held,
+                                                        const std::string& name) {
+    const std::uint64_t max_bytes = config_.how.limits.max_bytes;
+    beast::error_code ec;
+    try {
+        // The declared length is at most the ceiling (larger ones were refused from the header).
+        if (const auto length = b.parser.content_length()) {
+            held.reserve(static_cast<std::size_t>(*length));
+        }
+        while (!b.parser.is_done()) {
+            const std::size_t n = co_await read_body(b, ec);
+            if (ec) co_return body_failure(ec, b.received);
+            if (b.received > max_bytes) {
+                answer a = report_answer(413, name, oversized(max_bytes, b.received), config_.how,
+                                         b.received, std::nullopt);
+                a.body_unread = true;
+                co_return a;
+            }
+            held.insert(held.end(), b.chunk.begin(),
+                        b.chunk.begin() + static_cast<std::ptrdiff_t>(n));
+        }
+    } catch (const std::bad_alloc&) {
+        answer a = error_answer(503, "out_of_memory", "the body could not be held; retry later");
+        a.body_unread = !b.parser.is_done();
+        co_return a;
+    }
+    co_return std::nullopt;
+}
+
+// POST /view?member=NAME of an archive: the body held whole (up to the byte ceiling), then the
+// member opened and answered on a worker.
+net::awaitable<answer> server::view_member(body_reading& b, std::vector<std::byte> held,
+                                           const std::string& name, const std::string& member) {
+    if (std::optional<answer> failed = co_await hold_body(b, held, name)) {
+        co_return std::move(*failed);
+    }
+    answer a;
+    try {
+        response r = co_await net::co_spawn(
+            workers_.executor(),
+            [&]() -> net::awaitable<response> {
+                co_return viewer_member_upload(name, member, std::move(held), config_.how,
+                                               config_.archives);
+            },
+            net::use_awaitable);
+        a.take(std::move(r));
+    } catch (const std::bad_alloc&) {
+        a = error_answer(503, "out_of_memory",
+                         "the answer to this upload could not be allocated; retry later");
+    }
+    co_return a;
+}
+
+// POST /validate of an archive: its walk on a thread of walkers_, and its lines written as they
+// are made, chunked, from the moment the archive is open. A tar's body is put into the walk's
+// queue as it arrives (read only while the queue has room for a whole read); a zip's is held
+// whole first, since its directory is at its end. The coroutine waits for whatever comes first:
+// body bytes, or the walk's wake-up (lines, room, its end), which cancels the wait. The request
+// deadline bounds the whole walk: past it the walk is cancelled and a last line says so.
+net::awaitable<answer> server::walk_archive(body_reading& b, archive_format format,
+                                            std::vector<std::byte> head, const std::string& name,
+                                            upload_place place) {
+    connection& c = b.c;
+    request_parser& parser = b.parser;
+    const std::uint64_t max_bytes = config_.how.limits.max_bytes;
+    const steady::time_point deadline = b.header_end + config_.request_deadline;
+    const auto signal = std::make_shared<wake_signal>(c.stream.get_executor());
+    const auto walk = std::make_shared<archive_walk>(config_.how, config_.archives, name,
+                                                     [signal] { signal->wake(); });
+    const walk_registration registered(state_, walk);
+    beast::error_code ec;
+
+    if (format == archive_format::zip) {
+        std::vector<std::byte> held = std::move(head);
+        if (std::optional<answer> failed = co_await hold_body(b, held, name)) {
+            co_return std::move(*failed);
+        }
+        // The place is held by the walk's thread until the walk ends.
+        net::post(walkers_.executor(),
+                  [walk, held = std::move(held), place = std::move(place)]() mutable {
+                      walk->walk_held(std::move(held));
+                  });
+    } else {
+        walk->put(head);
+        if (parser.is_done()) walk->end_body();
+        net::post(walkers_.executor(), [walk, place = std::move(place)] { walk->walk_body(); });
+    }
+
+    auto& req = parser.get();
+    http::response<http::buffer_body> res{http::status::ok, req.version()};
+    res.set(http::field::server, server_name);
+    res.set(http::field::content_type, "application/x-ndjson");
+    // Made once the header's fields are set, when the first line is there.
+    std::optional<http::response_serializer<http::buffer_body>> serializer;
+    bool started = false;
+    answer a;
+    a.status = 200;
+    // Writes `text` as the next piece of the body (more: false ends it); false when the client
+    // cannot take it.
+    const auto write = [&](std::string_view text, bool more) -> net::awaitable<bool> {
+        res.body().data = const_cast<char*>(text.data());
+        res.body().size = text.size();
+        res.body().more = more;
+        c.stream.expires_after(config_.timeout);
+        beast::error_code wrote;
+        co_await http::async_write(c.stream, *serializer, to(wrote));
+        co_return !wrote || wrote == http::error::need_buffer;
+    };
+    std::string lines;
+    // The server's own last line, when it stops the walk: before the first line, the answer.
+    std::string last;
+    const auto stop = [&](answer why) -> std::optional<answer> {
+        walk->cancel();
+        why.body_unread = why.body_unread || !parser.is_done();
+        if (!started) return why;
+        last = why.body;
+        a.body_unread = why.body_unread;
+        return std::nullopt;
+    };
+    for (;;) {
+        lines.clear();
+        const archive_walk::progress p = walk->take(lines);
+        if (!started && p.refused) {
+            answer refused =
+                error_answer(422, "not_an_archive",
+                             "the body is no " + std::string(archive_format_name(format)) +
+                                 " archive this server reads: " + p.refused.message());
+            refused.body_unread = !parser.is_done();
+            co_return refused;
+        }
+        // What the walk said may be out of date once a write has waited: it is asked again
+        // before anything waits for it.
+        bool wrote = false;
+        if (!started && (p.opened || !lines.empty())) {
+            started = true;
+            wrote = true;
+            // Its lines may start before its body ends: the connection goes on only after a body
+            // read whole before them, in HTTP/1.1 (the last chunk ends the answer; in 1.0 the
+            // connection's end does).
+            res.keep_alive(parser.is_done() && req.keep_alive() && req.version() >= 11 &&
+                           !state_.stopping);
+            res.chunked(req.version() >= 11);
+            res.body().data = nullptr;
+            res.body().more = true;
+            serializer.emplace(res);
+            c.stream.expires_after(config_.timeout);
+            co_await http::async_write_header(c.stream, *serializer, to(ec));
+            if (ec) {
+                a.status = client_closed;
+                a.unsendable = true;
+                co_return a;
+            }
+        }
+        if (!lines.empty()) {
+            if (!co_await write(lines, true)) {
+                a.unsendable = true;
+                co_return a;
+            }
+            wrote = true;
+        }
+        if (p.ended && !p.out_of_memory) break;
+        if (p.ended) {
+            std::optional<answer> stopped =
+                stop(error_answer(503, "out_of_memory",
+                                  "the walk of the archive could not allocate what it needed: "
+                                  "the members after the last line were not read"));
+            if (stopped) co_return std::move(*stopped);
+            break;
+        }
+        if (wrote) continue;
+        if (format == archive_format::tar && !parser.is_done() && walk->room() >= read_size) {
+            signal->reading(&c.stream);
+            const std::size_t n = co_await read_body(b, ec);
+            signal->reading(nullptr);
+            std::optional<answer> stopped;
+            if (b.received > max_bytes) {
+                answer over = report_answer(413, name, oversized(max_bytes, b.received),
+                                            config_.how, b.received, std::nullopt);
+                over.body_unread = true;
+                stopped = stop(std::move(over));
+            } else if (ec && ec != net::error::operation_aborted) {
+                answer failed = body_failure(ec, b.received);
+                if (failed.unsendable) co_return failed;
+                stopped = stop(std::move(failed));
+            } else {
+                // A wake-up cancels the read with what it had.
+                if (n > 0) walk->put({b.chunk.data(), n});
+                if (parser.is_done()) walk->end_body();
+            }
+            if (stopped) co_return std::move(*stopped);
+            continue;
+        }
+        // Waits for the walk: its lines, room in the queue, its end.
+        const steady::time_point waiting = steady::now();
+        signal->timer().expires_at(deadline);
+        co_await signal->timer().async_wait(to(ec));
+        // A pause the server makes is not the client's: the body's minimum rate starts later.
+        b.body_start += steady::now() - waiting;
+        if (!ec) {
+            std::optional<answer> stopped =
+                stop(error_answer(503, "deadline_exceeded",
+                                  "the walk of the archive passed the request deadline (" +
+                                      std::to_string(config_.request_deadline.count()) +
+                                      " s): the members after the last line were not read"));
+            if (stopped) co_return std::move(*stopped);
+        }
+    }
+    if (!last.empty() && !co_await write(last, true)) {
+        a.unsendable = true;
+        co_return a;
+    }
+    if (!co_await write({}, false)) {
+        a.unsendable = true;
+        co_return a;
+    }
+    a.streamed = true;
+    a.body_unread = a.body_unread || !parser.is_done();
+    a.stays_open = res.keep_alive() && !a.body_unread;
     co_return a;
 }
 

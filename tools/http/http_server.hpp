@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "inputanim/archive.hpp"
 #include "inputanim/validate.hpp"
 
 namespace inputanim::http {
@@ -29,6 +30,8 @@ struct server_config {
     unsigned threads = 0;
     // Level, layout and limits of the validation; limits.max_bytes also caps the request body.
     validate_options how{};
+    // The budgets of an archive uploaded (a tar or zip body), checked as it is walked.
+    archive_limits archives = upload_archive_limits();
     // How long a client may take to send its request header, or stay silent while sending the
     // body (each read), or take to receive the response.
     std::chrono::seconds timeout{30};

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -502,6 +503,100 @@ response viewer_upload(std::string_view name, std::span<const std::byte> kept, b
         viewer_max_upload_frame_bytes, viewer_max_upload_samples, "", note);
     response r;
     // Still the bundle, with the report and the metrics: the page shows them and the reason.
+    if (prepared.frames_refused) r.status = 422;
+    r.body = std::move(prepared.bundle);
+    r.content_type = "application/vnd.inputanim.view";
+    return r;
+}
+
+namespace {
+
+// A walk of `archive` from its start to the member of that ordinal (which it is then on); `ec`
+// when the archive cannot be opened or ends before it.
+archive_reader walk_to(input& archive, const archive_limits& budgets, std::uint64_t ordinal,
+                       std::error_code& ec) {
+    archive_reader reader = archive_reader::open(archive, budgets, ec);
+    if (ec) return reader;
+    archive_member m;
+    while (reader.next(m)) {
+        if (m.ordinal == ordinal) return reader;
+    }
+    ec = std::make_error_code(std::errc::no_such_file_or_directory);
+    return reader;
+}
+
+response member_unreadable(const std::error_code& ec) {
+    return error_response(503, "out_of_memory",
+                          "the member could not be read: " + ec.message() + "; retry later");
+}
+
+}  // namespace
+
+response viewer_member_upload(std::string_view name, std::string_view member,
+                              std::vector<std::byte> body, const validate_options& how,
+                              const archive_limits& budgets) {
+    std::error_code ec;
+    input archive = input::from_bytes(body, ec);
+    std::vector<std::byte>().swap(body);
+    if (ec) {
+        return error_response(503, "out_of_memory",
+                              "the archive could not be held: " + ec.message() + "; retry later");
+    }
+    // The last member of that name, as extracting the archive would leave it: one walk of the
+    // headers (a zip's directory).
+    error stopped;
+    const std::optional<archive_member> found = find_member(archive, member, budgets, stopped, ec);
+    if (ec == std::errc::not_enough_memory) return member_unreadable(ec);
+    if (ec) {
+        return error_response(
+            422, "not_an_archive",
+            "the body is no tar or zip archive this server reads: " + ec.message());
+    }
+    if (!found) {
+        std::string message = "the archive holds no member named " + std::string(member);
+        if (stopped) {
+            message += " up to where its walk stopped: " + std::string(error_name(stopped.code)) +
+                       " " + stopped.message();
+        }
+        return error_response(422, "no_such_member", std::move(message));
+    }
+    if (found->kind != member_kind::file) {
+        return error_response(422, "not_a_file",
+                              "the member " + std::string(member) + " is a " +
+                                  std::string(member_kind_name(found->kind)) + ", not a file");
+    }
+    // Walked again to it: its verdict, and its bytes to play.
+    archive_reader reader = walk_to(archive, budgets, found->ordinal, ec);
+    if (ec) return member_unreadable(ec);
+    std::vector<std::byte> held;
+    const file_check c = validate_member(reader, how, held);
+    if (c.io) return member_unreadable(c.io);
+    input in;
+    std::vector<std::byte> storage;
+    whole_input whole;
+    archive_reader again;
+    if (!held.empty()) {
+        // Read through whole when it was checked: read as the same bytes loose (a .bin.gz
+        // inflated).
+        in = input::from_bytes(held, ec);
+        std::vector<std::byte>().swap(held);
+    } else if (!reader.member_bytes().empty()) {
+        // In place: a part of the archive's copy.
+        in = reader.member(ec);
+    } else {
+        // Checked as a stream (past whole_member_bytes, or damaged): read through again.
+        again = walk_to(archive, budgets, found->ordinal, ec);
+        if (!ec) in = again.member(ec);
+    }
+    if (ec) return member_unreadable(ec);
+    whole = read_whole(in, how, storage);
+    // The archive's copy is in memory, which no other process can cut short: read as bytes in
+    // memory (the frames in the answer's bundle).
+    viewer_recording prepared = prepare_recording(
+        std::string(name) + "/" + std::string(member), playable_bytes(whole), false, c.rep, c.bytes,
+        c.compressed_bytes, how, viewer_default_rate, viewer_max_upload_frame_bytes,
+        viewer_max_upload_samples, "", playable_note(whole));
+    response r;
     if (prepared.frames_refused) r.status = 422;
     r.body = std::move(prepared.bundle);
     r.content_type = "application/vnd.inputanim.view";

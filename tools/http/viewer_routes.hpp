@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "http/response.hpp"
+#include "inputanim/archive.hpp"
 #include "inputanim/export.hpp"
 #include "inputanim/input.hpp"
 #include "inputanim/recording.hpp"
@@ -158,5 +159,15 @@ inline constexpr std::uint64_t export_max_held_bytes = viewer_max_upload_frame_b
 response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
                        const report& rep, std::uint64_t recording_bytes,
                        std::optional<std::uint64_t> compressed_bytes, const validate_options& how);
+
+// The answer to POST /view?member=MEMBER whose body is a tar or a zip (`body`, as received): the
+// last member of that name, with the verdict POST /validate's line for it gives (validate_member),
+// played as an upload is and named NAME/MEMBER, as `inputanim view ARCHIVE` shows it. The body is
+// freed as soon as the walk has its copy (input::from_bytes). Refused, 422: a body that is no
+// archive the server reads (not_an_archive), an archive without such a member (no_such_member), a
+// member that is not a file (not_a_file); 503 (out_of_memory) when it cannot be held.
+response viewer_member_upload(std::string_view name, std::string_view member,
+                              std::vector<std::byte> body, const validate_options& how,
+                              const archive_limits& budgets);
 
 }  // namespace inputanim::http
