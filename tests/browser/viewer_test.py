@@ -499,6 +499,33 @@ class UploadTest(unittest.TestCase):
         self.assertEqual(self.driver.find_element(By.ID, "verdict").text, "invalid")
         self.assertEqual(severe_logs(self.driver), [])
 
+    def test_4_an_archive_offers_its_recordings_and_plays_the_one_picked(self):
+        archive = os.path.join(self.dir, "takes.tar")
+        # bsdtar is libarchive's, which the build needs; the bad take first, the good one second.
+        subprocess.run(["bsdtar", "-cf", archive, "-C", self.dir, "bad.bin", "good.bin"], check=True)
+        self.upload(archive)
+        members = self.driver.find_element(By.ID, "members")
+        WebDriverWait(self.driver, 30).until(
+            lambda d: len(members.find_elements(By.TAG_NAME, "option")) == 3)
+        self.assertTrue(members.is_displayed())
+        options = [o.text for o in members.find_elements(By.TAG_NAME, "option")]
+        self.assertEqual(options, ["2 recordings", "bad.bin (invalid)", "good.bin"])
+        self.assertIn("pick one of its 2 recordings", self.driver.find_element(By.ID, "status").text)
+        Select(members).select_by_value("good.bin")
+        WebDriverWait(self.driver, 30).until(
+            lambda d: d.find_element(By.ID, "verdict").text == "valid")
+        state = self.driver.execute_script("return window.inputanim.state()")
+        self.assertAlmostEqual(state["end"] - state["start"],
+                               json.loads(run("info", "--json", self.good).stdout)["duration"], 4)
+        Select(members).select_by_value("bad.bin")
+        WebDriverWait(self.driver, 30).until(
+            lambda d: d.find_element(By.ID, "verdict").text == "invalid")
+        field = lambda name: self.driver.find_element(By.CSS_SELECTOR, f"#report .field-{name}").text
+        self.assertEqual(field("code"), "non_finite")
+        self.assertEqual(field("offset"), str(self.expected["error"]["offset"]))
+        self.assertEqual(severe_logs(self.driver), [])
+        self.driver.save_screenshot(os.path.join(ARGS.out, "viewer-archive-upload.png"))
+
 
 def main():
     global ARGS

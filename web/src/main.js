@@ -356,14 +356,22 @@ async function loadListed(entry) {
   finish(rec);
 }
 
-async function upload(file) {
-  setStatus(`Uploading ${file.name}…`);
+// Uploads `file` to be played: a recording, or the recording `member` of an archive sent with the
+// Content-Type `archive`.
+async function upload(file, member, archive) {
+  setStatus(`Uploading ${member ? `${file.name}/${member}` : file.name}…`);
   setPlaying(false);
-  const response = await fetch(`/view?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
+  const query = `name=${encodeURIComponent(file.name)}${member ? `&member=${encodeURIComponent(member)}` : ''}`;
+  const headers = archive ? { 'Content-Type': archive } : {};
+  const response = await fetch(`/view?${query}`, { method: 'POST', body: file, headers });
   const type = response.headers.get('content-type') ?? '';
   if (type.startsWith('application/json')) {
     // Refused before it could be read (too large, a malformed request): the report or the reason.
     const body = await response.json();
+    if (body.error === 'member_required' && !member) {
+      await pickMember(file, 'application/octet-stream');
+      return;
+    }
     state.rec = null;
     drawMarkers();
     drawEvents();
@@ -378,10 +386,63 @@ async function upload(file) {
   finish(rec);
 }
 
+// An archive uploaded: the recordings it holds, as POST /validate lists them (a JSON line each,
+// and a last line naming the archive when its walk stopped early), offered to be played one by
+// one; the only one is played at once.
+async function pickMember(file, type) {
+  setStatus(`Listing the recordings in ${file.name}…`);
+  const response = await fetch(`/validate?name=${encodeURIComponent(file.name)}`,
+    { method: 'POST', body: file, headers: { 'Content-Type': type } });
+  const text = await response.text();
+  if (!response.ok) {
+    const body = JSON.parse(text);
+    $('report').textContent = `${body.error}: ${body.message}`;
+    setStatus(`${file.name}: HTTP ${response.status}`, true);
+    return;
+  }
+  const lines = text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+  const members = lines.filter((line) => line.member !== undefined);
+  const stopped = lines.find((line) => line.member === undefined);
+  const select = $('members');
+  select.replaceChildren(
+    el('option', { value: '', textContent: `${members.length} recording${members.length === 1 ? '' : 's'}` }),
+    ...members.map((m) => el('option', { value: m.member, textContent: m.valid ? m.member : `${m.member} (invalid)` })));
+  select.parentElement.hidden = false;
+  select.onchange = () => {
+    if (select.value) upload(file, select.value, type).catch((err) => setStatus(`Upload failed: ${err.message}`, true));
+  };
+  const why = stopped ? ` (its walk stopped: ${stopped.error.code} at byte ${stopped.error.offset})` : '';
+  if (members.length === 1 && !stopped) {
+    select.value = members[0].member;
+    await upload(file, members[0].member, type);
+    return;
+  }
+  setStatus(members.length === 0
+    ? `${file.name} holds no recording${why}.`
+    : `${file.name}: pick one of its ${members.length} recordings${why}.`, members.length === 0 || !!stopped);
+}
+
+// The Content-Type of `file` when it is a tar or a zip, by its first bytes as the server tells (a
+// zip's local header or end record, a tar's ustar magic), or for gzip by its name (a .tgz, which
+// the server knows by this type only; else a .bin.gz); null for a recording. The server still has
+// the last word: an archive this misses is answered member_required, and listed then.
+async function archiveType(file) {
+  const head = new Uint8Array(await file.slice(0, 512).arrayBuffer());
+  const text = (from, to) => String.fromCharCode(...head.subarray(from, to));
+  if (text(0, 4) === 'PK\x03\x04' || text(0, 4) === 'PK\x05\x06') return 'application/zip';
+  if (text(257, 262) === 'ustar') return 'application/x-tar';
+  const tgz = head[0] === 0x1f && head[1] === 0x8b && /\.(tgz|tar\.gz)$/i.test(file.name);
+  return tgz ? 'application/x-tar' : null;
+}
+
 $('upload').addEventListener('change', (e) => {
   showExport(null);
+  $('members').parentElement.hidden = true;
   const file = e.target.files[0];
-  if (file) upload(file).catch((err) => setStatus(`Upload failed: ${err.message}`, true));
+  if (!file) return;
+  archiveType(file)
+    .then((type) => (type ? pickMember(file, type) : upload(file)))
+    .catch((err) => setStatus(`Upload failed: ${err.message}`, true));
 });
 $('reset-view').addEventListener('click', () => scene?.resetView());
 $('follow-head').addEventListener('change', (e) => { if (scene) scene.follow = e.target.checked; });
