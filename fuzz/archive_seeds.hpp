@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -80,6 +81,8 @@ inline void pad_block(bytes& b) {
 }
 
 struct tar_entry {
+    tar_entry(std::string n, bytes c = {}, char t = '0', std::string l = "", char ln = 'x')
+        : name(std::move(n)), content(std::move(c)), type(t), link(std::move(l)), long_name(ln) {}
     std::string name;
     bytes content;
     char type = '0';
@@ -185,6 +188,12 @@ inline bytes gzip_stored(const bytes& data) {
 // --- zip ----------------------------------------------------------------------------------------
 
 struct zip_entry {
+    zip_entry(std::string n, bytes c = {}, bool d = false, bytes r = {}, std::string central = "")
+        : name(std::move(n)),
+          content(std::move(c)),
+          deflate(d),
+          raw(std::move(r)),
+          central_name(std::move(central)) {}
     std::string name;
     bytes content;
     // Method 8 with stored blocks (or `raw` when given), else 0.

@@ -578,8 +578,7 @@ class curve_producer {
 
     template <class Sink>
     void run(Sink&& sink) {
-        const bool v10 = o_.minor == 0;
-        const block_flags written = v10 ? block_flags{true, true, false} : o_.blocks;
+        const block_flags written = v1_header(1, o_.minor, o_.layout, o_.blocks).blocks;
         if (written.camera) {
             if (o_.blocks.camera) {
                 camera_curves(sink);
@@ -795,10 +794,11 @@ std::error_code generate_options::problem() const noexcept {
 std::error_code generate(const generate_options& options, model& out) {
     if (const std::error_code problem = options.problem()) return problem;
     model m;
-    m.major = 1;
-    m.minor = options.minor;
-    m.layout = options.minor == 0 ? layout::full : options.layout;
-    m.blocks = options.minor == 0 ? block_flags{true, true, false} : options.blocks;
+    const file_header written = v1_header(1, options.minor, options.layout, options.blocks);
+    m.major = written.major;
+    m.minor = written.minor;
+    m.layout = written.layout;
+    m.blocks = written.blocks;
     curve_producer(options).run([&](curve_id id, curve& c) { m[id] = std::move(c); });
     m.markers = make_markers(options);
     out = std::move(m);

@@ -293,12 +293,6 @@ class key_writer {
     std::array<std::byte, transcode_bytes / full_keyframe_size * compact_keyframe_size> staged_;
 };
 
-// The stride of a curve's keys: bool curves `bool_stride`, float curves 28 or 8 by `full`.
-constexpr std::size_t key_stride(curve_kind kind, bool full, std::size_t bool_stride) noexcept {
-    if (kind == curve_kind::bool_curve) return bool_stride;
-    return full ? full_keyframe_size : compact_keyframe_size;
-}
-
 // The curves thinned together: a vector's components, which are consecutive ids.
 struct curve_group {
     std::size_t first;
@@ -330,7 +324,7 @@ class converter {
           encoder_(sink),
           o_(o),
           r_(result),
-          full_(o.minor == 0 || o.layout == layout::full),
+          target_(detail::v1_header(1, o.minor, o.layout, source.header().blocks)),
           shift_(o.shift_to_zero, shift_of(source, o), result.keys_nudged),
           keys_(encoder_, shift_) {
         w_.has_from = o.from.has_value();
@@ -339,14 +333,16 @@ class converter {
         if (o.to) w_.to = *o.to;
     }
 
+    // Whether the file written holds full keyframes.
+    bool full() const noexcept { return target_.layout == layout::full; }
+
     void run() {
-        const block_flags blocks =
-            o_.minor == 0 ? block_flags{true, true, false} : source_.header().blocks;
+        const block_flags blocks = target_.blocks;
         if (shift_.on() && !shift_fits(blocks)) {
             r_.error = std::make_error_code(std::errc::result_out_of_range);
             return;
         }
-        encoder_.write_header(1, o_.minor, o_.minor == 0 ? layout::full : o_.layout, blocks);
+        encoder_.write_header(1, o_.minor, target_.layout, blocks);
         const std::size_t count = curve_count(blocks);
         for (std::size_t i = 0;
              i < count && !encoder_.status() && !shift_.overflowed() && !r_.source_failed;) {
@@ -360,7 +356,7 @@ class converter {
                 ++i;
             }
         }
-        if (o_.minor == 0) {
+        if (!blocks.gaze) {
             for (std::size_t c = 0; c < ray_channel_count; ++c) {
                 if (const curve_view* v = source_.gaze(ray_channel(c))) {
                     ++r_.gaze_curves_dropped;
@@ -428,12 +424,12 @@ class converter {
     void count_window(const windowed_curve& wc) {
         r_.keys_outside += wc.source().keys.size() - (wc.size() - wc.edges());
         r_.edge_keys_added += wc.edges();
-        if (full_) r_.curved_edges += wc.curved_edges();
+        if (full()) r_.curved_edges += wc.curved_edges();
     }
 
     // Whether the compact target drops fields of this source key that change playback.
     bool drops_curve(const windowed_curve& wc) const noexcept {
-        return !full_ && wc.source().kind == curve_kind::float_curve &&
+        return !full() && wc.source().kind == curve_kind::float_curve &&
                wc.source().keys.stride() == full_keyframe_size;
     }
 
@@ -482,7 +478,7 @@ class converter {
         if (const keyframe* edge = wc.from_edge()) write_one(*edge);
         const curve_view& c = wc.source();
         const std::size_t in_stride = c.keys.stride();
-        const std::size_t out_stride = key_stride(c.kind, full_, compact_keyframe_size);
+        const std::size_t out_stride = detail::keyframe_stride(target_, c.kind);
         // Keys per block: a piece of the source to release, or as many as the buffers hold.
         const std::size_t block = keys_.copies(in_stride, out_stride)
                                       ? release_piece / in_stride
@@ -567,7 +563,7 @@ class converter {
 
     // A full target keeps tangents: only curves of MRTK's linear keys are thinned there.
     bool thinnable(const windowed_curve& wc) const noexcept {
-        if (!full_ || wc.source().keys.stride() != full_keyframe_size) return true;
+        if (!full() || wc.source().keys.stride() != full_keyframe_size) return true;
         for (std::size_t i = 0; i < wc.size(); ++i) {
             if (wc.curved(i)) return false;
         }
@@ -677,7 +673,8 @@ class converter {
     encoder encoder_;
     const convert_options& o_;
     convert_result& r_;
-    bool full_;
+    // What the file written holds.
+    const file_header target_;
     window w_;
     time_shift shift_;
     thinner thinner_;
@@ -699,7 +696,7 @@ class stream_converter::impl {
          convert_result& r) noexcept
         : source_layout_(source),
           minor_(o.minor),
-          target_layout_(o.minor == 0 ? layout::full : o.layout),
+          layout_(o.layout),
           encoder_(sink),
           r_(r),
           shift_(false, 0.0f, r.keys_nudged),
@@ -801,22 +798,21 @@ class stream_converter::impl {
     }
 
     void start(const detail::header_check& h) {
-        source_blocks_ = h.blocks;
-        source_full_ = h.minor == 0 || source_layout_ == layout::full;
-        target_blocks_ = minor_ == 0 ? block_flags{true, true, false} : h.blocks;
-        encoder_.write_header(1, minor_, target_layout_, target_blocks_);
+        source_ = detail::v1_header(1, h.minor, source_layout_, h.blocks);
+        target_ = detail::v1_header(1, minor_, layout_, h.blocks);
+        encoder_.write_header(1, minor_, target_.layout, target_.blocks);
         check();
         stage_ = stage::curve_header;
-        if (curve_count(source_blocks_) == 0) end_curves();
+        if (source_.curve_count == 0) end_curves();
     }
 
     // Empty curves for the target's curves before `index` (curve_id order) that the source
     // lacks.
     void fill_until(std::size_t index) {
-        const std::size_t count = curve_count(target_blocks_);
-        for (; next_target_ < count && to_index(curve_at(target_blocks_, next_target_)) < index;
+        const std::size_t count = target_.curve_count;
+        for (; next_target_ < count && to_index(curve_at(target_.blocks, next_target_)) < index;
              ++next_target_) {
-            encoder_.begin_curve(curve_at(target_blocks_, next_target_), 8, 8, 0);
+            encoder_.begin_curve(curve_at(target_.blocks, next_target_), 8, 8, 0);
             ++r_.empty_curves_added;
         }
         check();
@@ -827,18 +823,18 @@ class stream_converter::impl {
         const std::int32_t post = detail::load_i32_le(carry_.data() + 4);
         const std::int32_t count = detail::load_i32_le(carry_.data() + 8);
         if (count < 0) return malformed();
-        const curve_id id = curve_at(source_blocks_, next_source_);
+        const curve_id id = curve_at(source_.blocks, next_source_);
         fill_until(to_index(id));
         if (r_.error) return;
         const curve_kind kind = kind_of(id);
-        in_stride_ = key_stride(kind, source_full_, bool_keyframe_size);
-        out_stride_ = key_stride(kind, target_layout_ == layout::full, compact_keyframe_size);
+        in_stride_ = detail::keyframe_stride(source_, kind);
+        out_stride_ = detail::keyframe_stride(target_, kind);
         keys_left_ = static_cast<std::uint32_t>(count);
         curved_ = 0;
-        count_curved_ = target_layout_ == layout::compact && kind == curve_kind::float_curve &&
+        count_curved_ = target_.layout == layout::compact && kind == curve_kind::float_curve &&
                         in_stride_ == full_keyframe_size;
-        writing_ = next_target_ < curve_count(target_blocks_) &&
-                   curve_at(target_blocks_, next_target_) == id;
+        writing_ =
+            next_target_ < target_.curve_count && curve_at(target_.blocks, next_target_) == id;
         if (writing_) {
             ++next_target_;
             encoder_.begin_curve(id, pre, post, keys_left_);
@@ -888,7 +884,7 @@ class stream_converter::impl {
             r_.curved_keys += curved_;
         }
         ++next_source_;
-        if (next_source_ == curve_count(source_blocks_)) {
+        if (next_source_ == source_.curve_count) {
             end_curves();
         } else {
             stage_ = stage::curve_header;
@@ -946,8 +942,9 @@ class stream_converter::impl {
     }
 
     const inputanim::layout source_layout_;
+    // The version and layout asked for (the file written: target_).
     const int minor_;
-    const inputanim::layout target_layout_;
+    const inputanim::layout layout_;
     encoder encoder_;
     convert_result& r_;
     time_shift shift_;
@@ -956,9 +953,9 @@ class stream_converter::impl {
     stage stage_ = stage::header;
     std::array<std::byte, full_keyframe_size> carry_{};
     std::size_t carry_size_ = 0;
-    block_flags source_blocks_{};
-    block_flags target_blocks_{};
-    bool source_full_ = false;
+    // What the source holds, as its header says, and what the file written holds.
+    file_header source_{};
+    file_header target_{};
     // The next curve of the source's blocks, and of the target's, by their index in file order.
     std::size_t next_source_ = 0;
     std::size_t next_target_ = 0;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "detail/load.hpp"
+#include "detail/rules.hpp"
 #include "inputanim/recording.hpp"
 
 namespace inputanim {
@@ -18,10 +19,6 @@ std::error_code vector_sink::write(std::span<const std::byte> bytes) {
 namespace {
 
 constexpr std::size_t int32_max = static_cast<std::size_t>(INT32_MAX);
-
-bool is_v10(int major, int minor) noexcept {
-    return major == 1 && minor == 0;
-}
 
 }  // namespace
 
@@ -82,15 +79,15 @@ void encoder::put_bytes(std::span<const std::byte> bytes) noexcept {
 std::error_code encoder::write_header(int major, int minor, inputanim::layout layout,
                                       block_flags blocks) {
     if (error_ || misuse(stage_ != stage::start)) return error_;
-    const bool v10 = is_v10(major, minor);
-    blocks_ = v10 ? block_flags{true, true, false} : blocks;
-    full_ = v10 || layout == layout::full;
-    curve_total_ = curve_count(blocks_);
+    const file_header h = detail::v1_header(major, minor, layout, blocks);
+    blocks_ = h.blocks;
+    full_ = h.layout == layout::full;
+    curve_total_ = h.curve_count;
     stage_ = stage::curves;
     put_u64(file_magic);
     put_i32(major);
     put_i32(minor);
-    if (!v10) {
+    if (detail::has_block_flags(h)) {
         put_u8(blocks_.camera ? 1 : 0);
         put_u8(blocks_.hands ? 1 : 0);
         put_u8(blocks_.gaze ? 1 : 0);
@@ -223,15 +220,11 @@ std::error_code encoder::finish() {
 namespace {
 
 std::size_t encoded_size(const model& m) noexcept {
-    const bool v10 = is_v10(m.major, m.minor);
-    const block_flags blocks = v10 ? block_flags{true, true, false} : m.blocks;
-    const bool full = v10 || m.layout == layout::full;
-    std::size_t n = header_size + (v10 ? 0 : 3);
-    for (std::size_t i = 0; i < curve_count(blocks); ++i) {
-        const curve_id id = curve_at(blocks, i);
-        const std::size_t stride =
-            kind_of(id) == curve_kind::float_curve && full ? full_keyframe_size : 8;
-        n += curve_header_size + m[id].keys.size() * stride;
+    const file_header h = detail::v1_header(m.major, m.minor, m.layout, m.blocks);
+    std::size_t n = header_size + (detail::has_block_flags(h) ? 3 : 0);
+    for (std::size_t i = 0; i < h.curve_count; ++i) {
+        const curve_id id = curve_at(h.blocks, i);
+        n += curve_header_size + m[id].keys.size() * detail::keyframe_stride(h, kind_of(id));
     }
     if (m.markers) {
         n += 4;
@@ -248,9 +241,9 @@ void write(const model& m, std::vector<std::byte>& out) {
     vector_sink sink(out);
     encoder e(sink);
     e.write_header(m.major, m.minor, m.layout, m.blocks);
-    const block_flags blocks = is_v10(m.major, m.minor) ? block_flags{true, true, false} : m.blocks;
-    for (std::size_t i = 0; i < curve_count(blocks); ++i) {
-        const curve_id id = curve_at(blocks, i);
+    const file_header h = detail::v1_header(m.major, m.minor, m.layout, m.blocks);
+    for (std::size_t i = 0; i < h.curve_count; ++i) {
+        const curve_id id = curve_at(h.blocks, i);
         e.write_curve(id, m[id]);
     }
     if (m.markers) e.write_markers(*m.markers);
@@ -301,6 +294,10 @@ error read_model(std::span<const std::byte> bytes, model& out, const read_option
         out.markers.reset();
     }
     return {};
+}
+
+file_header v1_header(int major, int minor, inputanim::layout layout, block_flags blocks) noexcept {
+    return detail::v1_header(major, minor, layout, blocks);
 }
 
 }  // namespace inputanim

@@ -176,6 +176,11 @@ class encoder {
     std::array<std::byte, 8192> buffer_;
 };
 
+// What a file of version `major`.`minor` written with `layout` and `blocks` holds: v1.0 has no
+// block flags and holds camera and hands (no gaze) in full keyframes, whatever was asked; other
+// versions hold what was asked. The encoder, write(), convert and the generator decide it here.
+file_header v1_header(int major, int minor, inputanim::layout layout, block_flags blocks) noexcept;
+
 // The bytes of `m`, through the encoder. Versions other than 1.0/1.1 are written as given
 // (header only, then the v1.1 body), so that tests can produce unsupported files. Every key count,
 // the marker count and every marker name's length must fit an Int32.

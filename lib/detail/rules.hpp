@@ -36,6 +36,25 @@ constexpr fault check_size(std::uint64_t size, const limits& lim) noexcept {
     return {};
 }
 
+// What a v1 file of version `major`.`minor` holds (FORMAT.md section 2): v1.0 carries no block
+// flags, so it holds camera and hands and no gaze, in full keyframes, whatever else is asked; any
+// other version (1.1, or one a test writes to be refused) the blocks and the layout given. The one
+// place that says it: the header check, the encoder, write(), convert and the generator (through
+// inputanim::v1_header) all ask here.
+constexpr file_header v1_header(int major, int minor, layout lay, block_flags blocks) noexcept {
+    const bool v10 = major == 1 && minor == 0;
+    file_header h;
+    h.major = major;
+    h.minor = minor;
+    h.layout = v10 ? layout::full : lay;
+    h.blocks = v10 ? block_flags{true, true, false} : blocks;
+    h.curve_count = static_cast<std::uint16_t>(curve_count(h.blocks));
+    return h;
+}
+// Whether a header written as `h` carries the three block flags after the version.
+constexpr bool has_block_flags(const file_header& h) noexcept {
+    return !(h.major == 1 && h.minor == 0);
+}
 // The header (section 2) and the v1.1 flags, from the first `n` bytes of the file at `p`.
 struct header_check {
     // A fault in the bytes given; else, when `need` > n, the header is not whole: `need` bytes
@@ -67,7 +86,7 @@ inline header_check check_header(const std::byte* p, std::size_t n) noexcept {
         return h.error = {errc::unsupported_version, 8}, h;
     h.minor = minor;
     if (minor == 0) {
-        h.blocks = block_flags{true, true, false};
+        h.blocks = detail::v1_header(1, 0, layout::full, {}).blocks;
         h.size = header_size;
         return h;
     }
@@ -120,7 +139,7 @@ constexpr file_header header_2019(edition e, std::uint8_t bool_key_size) noexcep
     file_header h;
     h.edition = e;
     h.layout = layout::full;
-    h.blocks = block_flags{true, true, false};
+    h.blocks = detail::v1_header(1, 0, layout::full, {}).blocks;
     h.curve_count = static_cast<std::uint16_t>(v10_curve_count);
     h.bool_key_size = bool_key_size;
     return h;
