@@ -59,14 +59,6 @@ std::uint64_t quoted_length(std::string_view s) noexcept {
     return n;
 }
 
-std::size_t number_chars(double v, char* out) noexcept {
-    return static_cast<std::size_t>(std::to_chars(out, out + 32, v).ptr - out);
-}
-
-std::size_t number_chars(float v, char* out) noexcept {
-    return static_cast<std::size_t>(std::to_chars(out, out + 32, v).ptr - out);
-}
-
 text_target& text_target::operator<<(std::string_view s) {
     size_ += s.size();
     if (out_ != nullptr) out_->append(s);
@@ -78,12 +70,12 @@ text_target& text_target::operator<<(char c) {
 }
 
 text_target& text_target::number(double v) {
-    char digits[32];
+    char digits[number_chars_max];
     return *this << std::string_view(digits, number_chars(v, digits));
 }
 
 text_target& text_target::number(float v) {
-    char digits[32];
+    char digits[number_chars_max];
     return *this << std::string_view(digits, number_chars(v, digits));
 }
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "inputanim/detail/number_text.hpp"
+
 namespace inputanim::detail {
 
 // The most bytes quote_one writes for one character.
@@ -36,11 +38,6 @@ quote_step quote_one(std::string_view s, char* out) noexcept;
 
 // The length of `s`'s string body (without the quotes), as quote_one writes it.
 std::uint64_t quoted_length(std::string_view s) noexcept;
-
-// The shortest decimal that reads back as `v` (std::to_chars) into `out` (32 bytes); returns its
-// length. `v` must be finite (the exporters refuse what is not, or spell it themselves).
-std::size_t number_chars(double v, char* out) noexcept;
-std::size_t number_chars(float v, char* out) noexcept;
 
 // Text that is either counted (no allocation) or appended to a string whose capacity was
 // reserved for the count, so that the size computed before an export and the bytes written come

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "inputanim/detail/number_text.hpp"
 #include "inputanim/evaluate.hpp"
 #include "inputanim/export.hpp"
 #include "inputanim/guard.hpp"
@@ -201,9 +202,7 @@ void read_without_gil(const source& s, F&& f) {
 
 // The shortest decimal that reads back as `v`, as the command writes numbers in messages.
 std::string number_text(double v) {
-    std::array<char, 32> digits{};
-    const auto r = std::to_chars(digits.data(), digits.data() + digits.size(), v);
-    return std::string(digits.data(), r.ptr);
+    return inputanim::detail::number_text(v);
 }
 
 py::str text(std::string_view s) {

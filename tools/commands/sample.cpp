@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "inputanim/detail/number_text.hpp"
 #include "options.hpp"
 #include "reading.hpp"
 
@@ -37,9 +38,8 @@ void write_number(stdout_writer& out, float v, bool json) {
         out << "null";
         return;
     }
-    char digits[32];
-    const auto r = std::to_chars(digits, digits + sizeof digits, v);
-    out << std::string_view(digits, static_cast<std::size_t>(r.ptr - digits));
+    char digits[detail::number_chars_max];
+    out << std::string_view(digits, detail::number_chars(v, digits));
 }
 
 // What the command line alone can tell is wrong, before the file is opened.

@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "inputanim/detail/number_text.hpp"
 #include "records/text.hpp"
 
 namespace inputanim::records {
@@ -25,10 +26,10 @@ double json_number(float v) {
     // from_chars, not strtod: the same correctly rounded double without the locale, several
     // times faster (a table of a million events converts two million times). Every float's
     // text reads back, inf and nan included.
-    std::array<char, 32> text{};
-    const auto written = std::to_chars(text.data(), text.data() + text.size(), v);
+    char text[detail::number_chars_max];
+    const std::size_t n = detail::number_chars(v, text);
     double d = 0.0;
-    std::from_chars(text.data(), written.ptr, d);
+    std::from_chars(text, text + n, d);
     return d;
 }
 

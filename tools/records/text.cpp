@@ -5,17 +5,11 @@
 #include <cstdint>
 
 #include "inputanim/detail/decoders.hpp"
+#include "inputanim/detail/number_text.hpp"
 
 namespace inputanim::records {
 
 namespace {
-
-template <typename Number>
-std::string shortest_text(Number v) {
-    std::array<char, 32> text{};
-    const auto result = std::to_chars(text.data(), text.data() + text.size(), v);
-    return std::string(text.data(), result.ptr);
-}
 
 void append_hex_escape(std::string& out, unsigned char byte) {
     constexpr std::string_view digits = "0123456789ABCDEF";
@@ -101,11 +95,11 @@ std::string printable(std::string_view text) {
 }
 
 std::string number_text(double v) {
-    return shortest_text(v);
+    return detail::number_text(v);
 }
 
 std::string number_text(float v) {
-    return shortest_text(v);
+    return detail::number_text(v);
 }
 
 std::string csv_field(std::string_view text) {
