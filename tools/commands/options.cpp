@@ -10,6 +10,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "http/http_server.hpp"
 #include "records/ceilings.hpp"
 #include "records/exit_status.hpp"
 #include "records/text.hpp"
@@ -256,6 +257,18 @@ bool names_any_curve(std::string_view glob) {
 int usage_error(std::string_view command, const std::string& message) {
     std::cerr << "inputanim " << command << ": " << message << '\n';
     return records::exit_usage;
+}
+
+int exit_status_of(http::server_end end) {
+    switch (end) {
+        case http::server_end::stopped:
+            return records::exit_valid;
+        case http::server_end::bad_config:
+            return records::exit_usage;
+        case http::server_end::refused:
+            break;
+    }
+    return records::exit_unreadable;
 }
 
 int invalid_file(const std::string& file, const std::string& message) {

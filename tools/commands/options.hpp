@@ -15,6 +15,10 @@
 #include "inputanim/archive.hpp"
 #include "inputanim/inputanim.hpp"
 
+namespace inputanim::http {
+enum class server_end : std::uint8_t;
+}  // namespace inputanim::http
+
 namespace inputanim::cli {
 
 // The options of a command that checks files.
@@ -73,5 +77,8 @@ bool names_any_curve(std::string_view glob);
 int usage_error(std::string_view command, const std::string& message);
 // A file the command cannot use, said as "inputanim: FILE: message": returns exit_invalid.
 int invalid_file(const std::string& file, const std::string& message);
+// The exit status of `serve` and `view` for how their server's run ended: exit_valid once stopped,
+// exit_usage for a configuration it cannot serve, exit_unreadable when the system refused.
+int exit_status_of(http::server_end end);
 
 }  // namespace inputanim::cli

@@ -84,7 +84,7 @@ command add_serve_command(CLI::App& app) {
                 config.timeout = std::chrono::seconds(o->timeout_seconds);
                 config.request_deadline = std::chrono::seconds(o->request_deadline_seconds);
                 config.shutdown_timeout = std::chrono::seconds(o->shutdown_seconds);
-                return http::run_server(config);
+                return exit_status_of(http::run_server(config));
             }};
 }
 

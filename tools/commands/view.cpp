@@ -129,7 +129,7 @@ int run_view(const view_options& o) {
     config.how.limits = upload_limits();
     config.how.layout = how.layout;
     if (o.open) config.on_listening = open_browser;
-    const int served = http::run_server(config);
+    const int served = exit_status_of(http::run_server(config));
     return served != exit_valid ? served : status;
 }
 

@@ -27,15 +27,11 @@
 #include "http/viewer_routes.hpp"
 #include "inputanim/input.hpp"
 #include "records/ceilings.hpp"
-#include "records/exit_status.hpp"
 #include "records/text.hpp"
 #include "records/threads.hpp"
 
 namespace inputanim::http {
 
-using records::exit_unreadable;
-using records::exit_usage;
-using records::exit_valid;
 using records::max_threads;
 using records::printable;
 using records::start_threads;
@@ -387,7 +383,7 @@ class server {
           acceptor_(control_),
           signals_(control_, SIGINT, SIGTERM) {}
 
-    int run(const tcp::endpoint& at);
+    server_end run(const tcp::endpoint& at);
 
   private:
     net::awaitable<void> accept_loop();
@@ -451,7 +447,7 @@ class stop_signals_blocked {
     sigset_t before_{};
 };
 
-int server::run(const tcp::endpoint& at) {
+server_end server::run(const tcp::endpoint& at) {
     const std::error_code workers_refused = [this] {
         const stop_signals_blocked blocked;
         return workers_.start(viewer_workers);
@@ -459,7 +455,7 @@ int server::run(const tcp::endpoint& at) {
     if (const std::error_code refused = workers_refused) {
         if (workers_.size() == 0) {
             std::cerr << "inputanim serve: cannot start a thread: " << refused.message() << '\n';
-            return exit_unreadable;
+            return server_end::refused;
         }
         std::cerr << "inputanim serve: warning: started " << workers_.size() << " of "
                   << viewer_workers << " threads for uploads to view (" << refused.message()
@@ -483,7 +479,7 @@ int server::run(const tcp::endpoint& at) {
     if (ec) {
         std::cerr << "inputanim serve: cannot listen on " << config_.listen << ": " << ec.message()
                   << '\n';
-        return exit_unreadable;
+        return server_end::refused;
     }
     hosts_.emplace(acceptor_.local_endpoint(), config_.allow_hosts);
     // First thing on stdout, flushed: scripts and tests read the port from it.
@@ -521,7 +517,7 @@ int server::run(const tcp::endpoint& at) {
             if (const std::shared_ptr<archive_walk> w = weak.lock()) w->cancel();
         }
     }
-    return exit_valid;
+    return server_end::stopped;
 }
 
 net::awaitable<void> server::accept_loop() {
@@ -1275,12 +1271,12 @@ net::awaitable<answer> server::walk_archive(body_reading& b, archive_format form
 
 }  // namespace
 
-int run_server(const server_config& config) {
+server_end run_server(const server_config& config) {
     const std::optional<tcp::endpoint> at = parse_listen(config.listen);
     if (!at) {
         std::cerr << "inputanim serve: --listen " << config.listen
                   << ": expected HOST:PORT with a numeric IPv4 or [IPv6] address\n";
-        return exit_usage;
+        return server_end::bad_config;
     }
     for (const std::string& name : config.allow_hosts) {
         const std::optional<authority> a = split_authority(name);
@@ -1288,11 +1284,11 @@ int run_server(const server_config& config) {
             std::cerr << "inputanim serve: --allow-host " << name
                       << ": expected a host name or address without a port (any port is "
                          "allowed)\n";
-            return exit_usage;
+            return server_end::bad_config;
         }
     }
     std::optional<server> s(std::in_place, config);
-    const int status = s->run(*at);
+    const server_end status = s->run(*at);
     {
         // A stop signal after the shutdown (GNU timeout sends SIGTERM twice) must not kill a
         // server that has finished. The signal set's destruction restores the default actions,

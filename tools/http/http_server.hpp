@@ -53,10 +53,21 @@ struct server_config {
     std::function<void(std::string_view url)> on_listening;
 };
 
+// How a server's run ended (the commands say it with their exit statuses).
+enum class server_end : std::uint8_t {
+    // SIGTERM or SIGINT stopped it, once the requests in flight finished or their time was up.
+    stopped,
+    // The configuration cannot be served: `listen` is not HOST:PORT, or an `allow_hosts` name
+    // carries a port. Said on stderr.
+    bad_config,
+    // The system refused: the address cannot be bound, or not one worker thread starts. Said on
+    // stderr.
+    refused,
+};
+
 // Listens, prints "listening on HOST:PORT" (the port actually bound) then the viewer page's URL on
-// stdout, and serves until SIGTERM or SIGINT; then stops accepting, lets requests in flight finish
-// (up to shutdown_timeout) and returns exit_valid. Returns exit_usage when `listen` is not
-// HOST:PORT, exit_unreadable when the address cannot be bound.
-int run_server(const server_config& config);
+// stdout, and serves until SIGTERM or SIGINT; then stops accepting and lets requests in flight
+// finish (up to shutdown_timeout).
+server_end run_server(const server_config& config);
 
 }  // namespace inputanim::http
