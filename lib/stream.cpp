@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <new>
+#include <type_traits>
 
+#include "detail/layout_walk.hpp"
 #include "detail/load.hpp"
 #include "detail/rules.hpp"
 
@@ -352,6 +355,36 @@ void layout_walk::add_warnings(report& r) const noexcept {
 
 }  // namespace detail
 
+template <typename Self>
+auto& stream_validator::walk(Self& v, std::size_t i) noexcept {
+    auto* slot = v.bytes.data() + i * walk_bytes;
+    using walk_type =
+        std::conditional_t<std::is_const_v<Self>, const detail::layout_walk, detail::layout_walk>;
+    return *std::launder(reinterpret_cast<walk_type*>(slot));
+}
+
+// Each slot holds a walk from the validator's construction on, placed at its own offset.
+stream_validator::walk_slots::walk_slots() noexcept {
+    static_assert(sizeof(detail::layout_walk) <= walk_bytes && alignof(detail::layout_walk) <= 8,
+                  "walk_bytes must hold a detail::layout_walk");
+    static_assert(std::is_trivially_destructible_v<detail::layout_walk>,
+                  "walk_slots destroys no walk");
+    for (std::size_t i = 0; i < max_walks; ++i)
+        new (bytes.data() + i * walk_bytes) detail::layout_walk;
+}
+
+stream_validator::walk_slots::walk_slots(const walk_slots& other) noexcept {
+    for (std::size_t i = 0; i < max_walks; ++i) {
+        new (bytes.data() + i * walk_bytes) detail::layout_walk(walk(other, i));
+    }
+}
+
+stream_validator::walk_slots& stream_validator::walk_slots::operator=(
+    const walk_slots& other) noexcept {
+    for (std::size_t i = 0; i < max_walks; ++i) walk(*this, i) = walk(other, i);
+    return *this;
+}
+
 stream_validator::stream_validator(const validate_options& options) noexcept : options_(options) {}
 
 stream_status stream_validator::feed(std::span<const std::byte> chunk) noexcept {
@@ -371,7 +404,7 @@ stream_status stream_validator::feed(std::span<const std::byte> chunk) noexcept 
         feed_header(p, n);
         if (!header_done_) return status_;
     }
-    for (std::size_t i = 0; i < walk_count_; ++i) walks_[i].feed(p, n);
+    for (std::size_t i = 0; i < walk_count_; ++i) walk(walks_, i).feed(p, n);
     update_status();
     return status_;
 }
@@ -397,7 +430,7 @@ void stream_validator::feed_header(const std::byte*& p, std::size_t& n) noexcept
             // it is one.
             if (c.detecting) {
                 for (std::size_t i = 0; i < walk_count_; ++i)
-                    walks_[i].feed(header_.data(), header_size_);
+                    walk(walks_, i).feed(header_.data(), header_size_);
             }
             return;
         }
@@ -408,13 +441,14 @@ void stream_validator::feed_header(const std::byte*& p, std::size_t& n) noexcept
 // One walk per candidate, side by side: FORMAT.md's choice between them is made at the end
 // (detail::choose_walk), or as soon as it is known (detail::walk_decided). Detecting walks defer
 // their limits (detail::layout_walk::start).
-void stream_validator::start_walks(const detail::layout_candidates& c) noexcept {
+template <typename Candidates>
+void stream_validator::start_walks(const Candidates& c) noexcept {
     header_done_ = true;
     detecting_ = c.detecting;
     walk_count_ = c.count;
     for (std::size_t i = 0; i < c.count; ++i) {
-        walks_[i].start(c.starts[i].header, c.starts[i].first_curve, options_.level == level::full,
-                        options_.limits, c.detecting);
+        walk(walks_, i).start(c.starts[i].header, c.starts[i].first_curve,
+                              options_.level == level::full, options_.limits, c.detecting);
     }
 }
 
@@ -437,15 +471,15 @@ void stream_validator::fail_header(errc code, std::uint64_t offset) noexcept {
 // final: a structural error further on would win.
 void stream_validator::update_status() noexcept {
     if (detail::walk_decided(
-            walk_count_, [&](std::size_t i) { return walks_[i].failed(); },
-            [&](std::size_t i) { return walks_[i].structural_error(); })) {
+            walk_count_, [&](std::size_t i) { return walk(walks_, i).failed(); },
+            [&](std::size_t i) { return walk(walks_, i).structural_error(); })) {
         conclude();
         status_ = stream_status::error;
         return;
     }
     bool all_ended = true;
     for (std::size_t i = 0; i < walk_count_; ++i) {
-        if (!walks_[i].failed() && !walks_[i].complete()) all_ended = false;
+        if (!walk(walks_, i).failed() && !walk(walks_, i).complete()) all_ended = false;
     }
     status_ = all_ended ? stream_status::done : stream_status::more;
 }
@@ -456,37 +490,37 @@ std::optional<file_header> stream_validator::layout_known() const noexcept {
     if (detecting_ || status_ == stream_status::error) return std::nullopt;
     const detail::layout_walk* left = nullptr;
     for (std::size_t i = 0; i < walk_count_; ++i) {
-        if (walks_[i].failed()) continue;
+        if (walk(walks_, i).failed()) continue;
         if (left != nullptr) return std::nullopt;
-        left = &walks_[i];
+        left = &walk(walks_, i);
     }
     if (left == nullptr) return std::nullopt;
     return left->header();
 }
 
-const detail::layout_walk* stream_validator::chosen() const noexcept {
-    const std::size_t i = detail::choose_walk(
-        walk_count_, detecting_, [&](std::size_t k) { return walks_[k].structural_error(); });
-    return i < walk_count_ ? &walks_[i] : nullptr;
+std::size_t stream_validator::chosen() const noexcept {
+    return detail::choose_walk(walk_count_, detecting_,
+                               [&](std::size_t k) { return walk(walks_, k).structural_error(); });
 }
 
 void stream_validator::conclude() noexcept {
-    const detail::layout_walk* walk = chosen();
+    const std::size_t i = chosen();
     report_ = report{};
     report_.summary.bytes = consumed_;
-    if (walk == nullptr) {
+    if (i >= walk_count_) {
         report_.error = error{detail::not_2019.code, detail::not_2019.offset, error_place::header};
         return;
     }
-    walk->fill(report_.summary);
-    if (walk->failed()) {
-        report_.error = walk->structural_error();
-    } else if (walk->limit_error()) {
-        report_.error = walk->limit_error();
-    } else if (walk->content_error()) {
-        report_.error = walk->content_error();
+    const detail::layout_walk& w = walk(walks_, i);
+    w.fill(report_.summary);
+    if (w.failed()) {
+        report_.error = w.structural_error();
+    } else if (w.limit_error()) {
+        report_.error = w.limit_error();
+    } else if (w.content_error()) {
+        report_.error = w.content_error();
     } else {
-        walk->add_warnings(report_);
+        w.add_warnings(report_);
     }
 }
 
@@ -502,7 +536,7 @@ const report& stream_validator::finish() noexcept {
             return report_;
         }
     }
-    for (std::size_t i = 0; i < walk_count_; ++i) walks_[i].finish();
+    for (std::size_t i = 0; i < walk_count_; ++i) walk(walks_, i).finish();
     conclude();
     status_ = report_.valid() ? stream_status::done : stream_status::error;
     return report_;

@@ -151,7 +151,7 @@ TEST_F(ArchiveCli, EveryCommandThatTakesARecordingTakesAMemberNamedThroughItsArc
 TEST_F(ArchiveCli, ExportAndConvertWriteWhatTheyWriteForTheLooseFile) {
     for (const container& c : containers) {
         const std::string member = path(c.file) + "/a.bin";
-        for (const std::string& out : {"x.glb", "x.anim"}) {
+        for (const std::string& out : std::vector<std::string>{"x.glb", "x.anim"}) {
             ASSERT_EQ(run({"export", member, path("member." + out)}).status, 0) << c.file;
             ASSERT_EQ(run({"export", path("loose/a.bin"), path("loose." + out)}).status, 0);
             EXPECT_EQ(slurp(path("member." + out)), slurp(path("loose." + out))) << c.file << out;

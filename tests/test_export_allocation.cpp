@@ -52,7 +52,9 @@ TEST(ExportAllocation, NoneWhilePlanningOrMakingAPiece) {
             EXPECT_EQ(in_plan, 0u) << export_format_name(f) << " minor " << minor;
             EXPECT_EQ(in_pieces, 0u) << export_format_name(f) << " minor " << minor;
             EXPECT_GT(pieces, 1u);
-            if (f != export_format::anim) EXPECT_EQ(total, planned.size);
+            if (f != export_format::anim) {
+                EXPECT_EQ(total, planned.size);
+            }
         }
     }
 }

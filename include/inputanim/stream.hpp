@@ -14,7 +14,6 @@
 #include <optional>
 #include <span>
 
-#include "inputanim/detail/decoders.hpp"
 #include "inputanim/error.hpp"
 #include "inputanim/format.hpp"
 #include "inputanim/reader.hpp"
@@ -32,133 +31,6 @@ enum class stream_status : std::uint8_t {
     // finish() gives the verdict (content errors and warnings are already known).
     done,
 };
-
-namespace detail {
-
-struct layout_candidates;
-
-// One walk of the curves and the marker list (or the May 2019 trailer) under one fixed header,
-// fed a byte range at a time. It keeps its first structural error (which ends the walk) and,
-// separately, its first content error (the walk goes on: a structural error further on would
-// win). Internal to stream_validator, which runs one walk per candidate of the layout choice
-// (detail::layout_candidates: one, two or three).
-class layout_walk {
-  public:
-    // With `defer_limits`, a limit passed does not stop the walk: the walk goes on as if there
-    // were none and keeps the first limit passed (limit_error), which is the file's error if the
-    // walk turns out sound. That is how the reader detects a 2019 layout: whether the whole file
-    // is of the layout, whatever the limits, then the limits.
-    // The walk under `h` from the curve at `offset`.
-    void start(const file_header& h, std::uint64_t offset, bool content, const limits& lim,
-               bool defer_limits = false) noexcept;
-    void feed(const std::byte* p, std::size_t n) noexcept;
-    // The end of the input: a field left half read is `truncated`.
-    void finish() noexcept;
-
-    bool failed() const noexcept { return structural_.code != errc::ok; }
-    bool complete() const noexcept { return state_ == state::end; }
-    const error& structural_error() const noexcept { return structural_; }
-    const error& content_error() const noexcept { return content_; }
-    const error& limit_error() const noexcept { return limit_; }
-    const file_header& header() const noexcept { return header_; }
-    // What validate's summary holds from the walk: the counts of the curves read whole, etc.
-    void fill(summary& s) const noexcept;
-    // negative_time and dropped_rotation_w for a walk that ended without error.
-    void add_warnings(report& r) const noexcept;
-
-  private:
-    enum class state : std::uint8_t {
-        curve_header,
-        keyframe,
-        marker_list,
-        marker_time,
-        name_length,
-        name,
-        trailer,
-        end,
-        failed
-    };
-    // What the warnings need from one curve, filled when its last key has been read.
-    struct tally {
-        std::uint32_t keys = 0;
-        float first_time = 0.0f;
-    };
-
-    std::size_t field_size() const noexcept;
-    void on_field(const std::byte* f) noexcept;
-    void on_curve_header(const std::byte* f) noexcept;
-    void on_keyframe(const std::byte* f) noexcept;
-    void on_marker_list(const std::byte* f) noexcept;
-    void on_marker_time(const std::byte* f) noexcept;
-    void on_length_byte(std::uint8_t b) noexcept;
-    void on_name(const std::byte* p, std::size_t n) noexcept;
-    void on_trailer(const std::byte* p, std::size_t n) noexcept;
-    // A limit passed at `offset`: true when the walk stopped there (it failed); false when the
-    // limits are deferred, and the walk goes on.
-    bool stop_at_limit(errc code, std::uint64_t offset, error_place place, std::int64_t index,
-                       limit_kind limit) noexcept;
-    void begin_curve() noexcept;
-    void end_curve() noexcept;
-    void begin_marker() noexcept;
-    void end_marker() noexcept;
-    void fail(errc code, std::uint64_t offset, error_place place, std::int64_t index = -1,
-              limit_kind limit = limit_kind::none) noexcept;
-    void content_fault(errc code, std::uint64_t offset, error_place place,
-                       std::int64_t index) noexcept;
-
-    // Options.
-    file_header header_{};
-    bool content_checks_ = true;
-    limits limits_{};
-    bool defer_limits_ = false;
-
-    state state_ = state::end;
-    // Offset of the first byte of the field being read; the carry holds its bytes seen so far
-    // when it straddles chunks (a keyframe, at most 28 bytes, is the largest field).
-    std::uint64_t field_offset_ = 0;
-    std::array<std::byte, full_keyframe_size> carry_{};
-    std::uint8_t carry_size_ = 0;
-
-    // The curve being read.
-    std::uint16_t curve_count_ = 0;
-    curve_id curve_{};
-    curve_kind kind_ = curve_kind::float_curve;
-    std::uint8_t stride_ = 0;
-    std::uint64_t curve_offset_ = 0;
-    std::uint32_t key_count_ = 0;
-    std::uint32_t keys_read_ = 0;
-    float first_time_ = 0.0f;
-    float last_time_ = 0.0f;
-
-    // The curves read whole, and the marker count once read.
-    walk_totals totals_{};
-    std::array<tally, curve_id_count> tallies_{};
-
-    // The marker list.
-    std::uint32_t marker_index_ = 0;
-    std::uint64_t marker_offset_ = 0;
-    std::uint64_t length_offset_ = 0;
-    std::uint64_t name_offset_ = 0;
-    std::uint64_t name_left_ = 0;
-    length_decoder length_{};
-    utf8_decoder utf8_{};
-    bool name_valid_ = true;
-
-    // What fill() reports of a walk whose deferred limit is the file's error: the walk as it was
-    // when the limit passed, where the reader's walk under the limits would have stopped.
-    walk_totals at_limit_{};
-
-    // The May 2019 trailer: its bytes seen so far and the last of them.
-    std::uint64_t trailer_offset_ = 0;
-    std::uint64_t trailer_seen_ = 0;
-    std::uint8_t trailer_last_ = 0;
-
-    error structural_{};
-    error content_{};
-    error limit_{};
-};
-
-}  // namespace detail
 
 // Push-style validation with the verdict of `validate(bytes, options)`: the same error (code,
 // offset, place, curve, index, limit), summary and warnings, except non_unit_quaternion (it
@@ -193,14 +65,30 @@ class stream_validator {
     std::optional<file_header> layout_known() const noexcept;
 
   private:
+    // The walks of the layouts a file may be in (one per candidate of the layout choice), private
+    // to the library: stream.cpp constructs them in walks_, copies them and reaches them with
+    // walk(). Their bytes are here so that a validator allocates nothing and stays copyable.
+    static constexpr std::size_t walk_bytes = 3584;
+    static constexpr std::size_t max_walks = 3;
+    struct walk_slots {
+        walk_slots() noexcept;
+        walk_slots(const walk_slots& other) noexcept;
+        walk_slots& operator=(const walk_slots& other) noexcept;
+        ~walk_slots() = default;
+        alignas(8) std::array<std::byte, max_walks * walk_bytes> bytes;
+    };
+
+    template <typename Self>
+    static auto& walk(Self& v, std::size_t i) noexcept;
     void feed_header(const std::byte*& p, std::size_t& n) noexcept;
-    void start_walks(const detail::layout_candidates& c) noexcept;
+    template <typename Candidates>
+    void start_walks(const Candidates& c) noexcept;
     bool start_named_2019() noexcept;
     void fail_header(errc code, std::uint64_t offset) noexcept;
     void update_status() noexcept;
-    // The walk FORMAT.md sections 3 and 9 choose (detail::choose_walk); null when no 2019 layout
-    // was detected.
-    const detail::layout_walk* chosen() const noexcept;
+    // The index of the walk FORMAT.md sections 3 and 9 choose (the rule module's choose_walk);
+    // walk_count_ when no 2019 layout was detected.
+    std::size_t chosen() const noexcept;
     void conclude() noexcept;
 
     validate_options options_{};
@@ -208,7 +96,7 @@ class stream_validator {
     std::array<std::byte, header_size + 3> header_{};
     std::uint8_t header_size_ = 0;
     bool header_done_ = false;
-    std::array<detail::layout_walk, 3> walks_{};
+    walk_slots walks_;
     std::uint8_t walk_count_ = 0;
     // The walks are the 2019 layouts tried on a file without the magic: the first sound one is
     // the file's, and none is bad_magic.
