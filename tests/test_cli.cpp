@@ -81,6 +81,32 @@ TEST_F(Cli, ALevelOtherThanStructureOrFullIsAUsageError) {
     EXPECT_NE(r.err.find("--level"), std::string::npos) << r.err;
 }
 
+TEST_F(Cli, EveryCommandThatTakesARateRefusesOneThatIsNotAPositiveNumberTheSameWay) {
+    const std::string f = write_file("f.bin", small_file(shape::v11_compact));
+    const std::vector<std::vector<std::string>> commands = {{"gen", "-o", path("g.bin")},
+                                                            {"sample", f},
+                                                            {"metrics", f},
+                                                            {"export", f, path("e.glb")},
+                                                            {"view", "--listen", "127.0.0.1:0", f}};
+    for (const std::vector<std::string>& command : commands) {
+        for (const std::string rate : {"0", "-1", "nan", "inf", "1e999", "fast"}) {
+            std::vector<std::string> args = command;
+            args.insert(args.end(), {"--rate", rate});
+            const run_result r = run(args);
+            EXPECT_EQ(r.status, 2) << command[0] << " " << rate;
+            EXPECT_NE(r.err.find("--rate: '" + rate + "' is not a positive finite number"),
+                      std::string::npos)
+                << command[0] << ": " << r.err;
+        }
+    }
+    // The viewer plays at most 1000 frames a second.
+    const run_result fast = run({"view", "--listen", "127.0.0.1:0", "--rate", "2000", f});
+    EXPECT_EQ(fast.status, 2);
+    EXPECT_NE(fast.err.find("--rate: 2000 is above the largest accepted value 1000"),
+              std::string::npos)
+        << fast.err;
+}
+
 TEST_F(Cli, ALayoutOtherThanAutoCompactOrFullIsAUsageError) {
     const std::string f = write_file("f.bin", small_file(shape::v10));
     const run_result r = run({"info", "--layout", "packed", f});

@@ -137,11 +137,9 @@ command add_export_command(CLI::App& app) {
            "The format: glb (binary glTF), gltf (glTF JSON, buffer embedded) or anim (Unity)")
         ->check(CLI::IsMember({"glb", "gltf", "anim"}))
         ->type_name("FORMAT");
-    cmd->add_option("--rate", o->rate,
+    add_rate_option(*cmd, o->rate,
                     "glTF: keyframes per second, on the grid `inputanim sample --rate` uses; "
                     "a Unity clip's sample rate")
-        ->transform(positive_number())
-        ->type_name("R")
         ->capture_default_str();
     cmd->add_option("--from", o->from, "glTF: the first time (default: the first key time)")
         ->type_name("T");

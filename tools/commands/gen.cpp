@@ -118,8 +118,7 @@ command add_gen_command(CLI::App& app) {
         ->transform(number_between(0, max_seconds))
         ->type_name("S")
         ->capture_default_str();
-    cmd->add_option("--rate", g->gen.rate, "Samples per second before thinning")
-        ->capture_default_str();
+    add_rate_option(*cmd, g->gen.rate, "Samples per second before thinning")->capture_default_str();
     cmd->add_option("--version", g->version, "File version")
         ->check(CLI::IsMember({"1.0", "1.1"}))
         ->capture_default_str();

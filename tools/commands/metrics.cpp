@@ -270,10 +270,7 @@ command add_metrics_command(CLI::App& app) {
            "Recordings (.bin, or gzip-compressed: .bin.gz; a tar or zip for every recording in it, "
            "ARCHIVE/MEMBER for one; - for standard input)")
         ->required();
-    cmd->add_option("--rate", o->rate, "Grid samples per second")
-        ->transform(positive_number())
-        ->type_name("R")
-        ->capture_default_str();
+    add_rate_option(*cmd, o->rate, "Grid samples per second")->capture_default_str();
     std::vector<std::string> joints(joint_names.begin(), joint_names.end());
     cmd->add_option("--joint", o->joint, "The joint whose position is each hand's motion")
         ->check(CLI::IsMember(joints))

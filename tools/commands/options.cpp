@@ -247,6 +247,24 @@ CLI::Validator positive_number() {
         "");
 }
 
+CLI::Option* add_rate_option(CLI::App& cmd, double& rate, const std::string& description,
+                             std::optional<double> max) {
+    // One validator: CLI11 runs a later transform first, and a rate's first check (a positive
+    // finite number) must say the same words in every command.
+    const CLI::Validator positive = positive_number();
+    return cmd.add_option("--rate", rate, description)
+        ->transform(CLI::Validator(
+            [positive, max](std::string& text) -> std::string {
+                if (std::string why = positive(text); !why.empty()) return why;
+                if (max && std::stod(text) > *max) {
+                    return text + " is above the largest accepted value " + number_text(*max);
+                }
+                return {};
+            },
+            ""))
+        ->type_name("R");
+}
+
 bool names_any_curve(std::string_view glob) {
     for (std::size_t i = 0; i < curve_id_count; ++i) {
         if (path_matches(glob, curve_path(curve_id(i)))) return true;

@@ -69,6 +69,10 @@ CLI::Validator count_between(std::uint64_t min, std::uint64_t max);
 CLI::Validator number_between(double min, double max);
 // A finite decimal number above 0, likewise.
 CLI::Validator positive_number();
+// --rate R, samples (grid points, frames, keys) per second, declared the same way by every command
+// that takes one: a finite decimal above 0 (positive_number), and at most `max` when given.
+CLI::Option* add_rate_option(CLI::App& cmd, double& rate, const std::string& description,
+                             std::optional<double> max = std::nullopt);
 
 // Whether `glob` matches the path of any curve a recording of any version can hold.
 bool names_any_curve(std::string_view glob);

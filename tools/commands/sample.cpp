@@ -196,12 +196,10 @@ command add_sample_command(CLI::App& app) {
                     "of a tar or "
                     "zip; - for standard input)")
         ->required();
-    cmd->add_option("--rate", o->rate,
+    add_rate_option(*cmd, o->rate,
                     "Grid points per second (points that round to the same float32 time are "
                     "one row)")
-        ->required()
-        ->transform(positive_number())
-        ->type_name("R");
+        ->required();
     cmd->add_option("--curve", o->globs,
                     "Curves to sample, by path glob (* within a name, ** across dots); "
                     "repeatable; default every curve");

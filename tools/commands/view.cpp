@@ -147,8 +147,7 @@ command add_view_command(CLI::App& app) {
     cmd->add_option("--listen", o->listen,
                     "HOST:PORT to serve the page on; port 0 picks a free one")
         ->capture_default_str();
-    cmd->add_option("--rate", o->rate, "Frames per second the recordings are resampled at")
-        ->check(CLI::Range(1.0, 1000.0))
+    add_rate_option(*cmd, o->rate, "Frames per second the recordings are resampled at", 1000.0)
         ->capture_default_str();
     add_layout_choice_option(*cmd, o->layout);
     cmd->add_option("--allow-host", o->allow_hosts,
