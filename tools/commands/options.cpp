@@ -256,7 +256,8 @@ CLI::Option* add_rate_option(CLI::App& cmd, double& rate, const std::string& des
         ->transform(CLI::Validator(
             [positive, max](std::string& text) -> std::string {
                 if (std::string why = positive(text); !why.empty()) return why;
-                if (max && std::stod(text) > *max) {
+                // Not std::stod, which throws out_of_range for a subnormal rate (5e-324).
+                if (max && read_number(text).value_or(0) > *max) {
                     return text + " is above the largest accepted value " + number_text(*max);
                 }
                 return {};
