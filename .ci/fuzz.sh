@@ -4,6 +4,9 @@
 # corpus is never written), FUZZ_JOBS harnesses at a time. Any crash, leak, timeout or
 # out-of-memory fails the script and prints the reproducer. Ends with a table of executions per
 # second and covered edges per harness, from libFuzzer's final stats.
+# The tools are configured on, for the harnesses of the command's HTTP framing and option values
+# (http, options), but only the harnesses run are built: they link the parts of the tools they
+# test, never the command itself or the server (the viewer's page, which needs npm, is left out).
 #
 #   FUZZ_SECONDS=60 FUZZ_JOBS=2 bash .ci/fuzz.sh            all harnesses
 #   FUZZ_HARNESSES="parse mutate" bash .ci/fuzz.sh          some of them
@@ -22,12 +25,6 @@ jobs=${FUZZ_JOBS:-2}
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz-ci}
 runs=$build/fuzz-runs
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_COMPILER="${FUZZ_CXX:-clang++}" \
-  -DINPUTANIM_BUILD_FUZZERS=ON -DINPUTANIM_BUILD_TESTS=OFF -DINPUTANIM_BUILD_TOOLS=OFF \
-  -DINPUTANIM_BUILD_EXAMPLES=OFF -DINPUTANIM_INSTALL=OFF >/dev/null
-cmake --build "$build" -j "$jobs"
-
 if [ -n "${FUZZ_HARNESSES:-}" ]; then
   read -r -a harnesses <<<"$FUZZ_HARNESSES"
 else
@@ -37,6 +34,12 @@ else
     harnesses+=("${name#fuzz_}")
   done
 fi
+
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER="${FUZZ_CXX:-clang++}" \
+  -DINPUTANIM_BUILD_FUZZERS=ON -DINPUTANIM_BUILD_TESTS=OFF -DINPUTANIM_BUILD_TOOLS=ON \
+  -DINPUTANIM_VIEWER=OFF -DINPUTANIM_BUILD_EXAMPLES=OFF -DINPUTANIM_INSTALL=OFF >/dev/null
+cmake --build "$build" -j "$jobs" --target "${harnesses[@]/#/fuzz_}"
 
 # libFuzzer flags from fuzz/<harness>.options ([libfuzzer] key = value; the dict is relative
 # to fuzz/).

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +19,18 @@ namespace inputanim::http {
 
 using tcp = boost::asio::ip::tcp;
 using request_parser = boost::beast::http::request_parser<boost::beast::http::buffer_body>;
+
+// The request header limit given to Beast (431 past it). Beast bounds with it what is left
+// unread at each parse, not the whole header: fuzz/fuzz_http.cpp's check_agree says how.
+inline constexpr std::size_t request_header_limit = 8 * 1024;
+
+// A request's parser set up as server::serve (http_server.cpp) sets up its own: the header
+// limit, and no body limit of Beast's (the byte ceiling is the server's, with a 413 and a
+// report; not boost::none: Beast 1.74 then rejects every Content-Length).
+inline void limit_request(request_parser& parser) {
+    parser.header_limit(static_cast<std::uint32_t>(request_header_limit));
+    parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+}
 
 // A request refused before it is routed: the answer, and whether bytes of the request are left
 // unread (the connection is then closed after the answer).
