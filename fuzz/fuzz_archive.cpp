@@ -78,8 +78,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (ec) return 0;
     const validate_options how{level::structure, layout_choice::automatic, {}};
     // A compressed tar's offsets are in its inflated stream; any other archive's are its bytes'.
-    const bool plain = *format == archive_format::zip ||
-                       (size >= 262 && std::memcmp(data + 257, "ustar", 5) == 0);
+    const bool plain =
+        *format == archive_format::zip || (size >= 262 && std::memcmp(data + 257, "ustar", 5) == 0);
     const std::uint64_t reach = plain ? size : UINT64_MAX;
     std::vector<std::byte> buffer;
     std::uint64_t ordinal = 0;
