@@ -37,33 +37,41 @@ command add_serve_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--threads", o->server.threads,
                     "Threads serving connections (0: one per CPU); at most 256")
-        ->check(CLI::Range(0u, max_threads))
+        ->transform(count_between(0, max_threads))
+        ->type_name("N")
         ->capture_default_str();
     cmd->add_option("--allow-host", o->server.allow_hosts,
                     "A host name (no port) requests may name besides localhost, 127.0.0.1, "
                     "[::1] and the listen address, e.g. a reverse proxy's; repeatable")
         ->allow_extra_args(false);
     cmd->add_option("--max-connections", o->server.max_connections,
-                    "Connections served at once; more are answered 503")
-        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
+                    "Connections served at once (1 to 1048576); more are answered 503")
+        ->transform(count_between(1, std::uint64_t{1} << 20))
+        ->type_name("N")
         ->capture_default_str();
     cmd->add_option("--timeout", o->timeout_seconds,
                     "Seconds a client may take to send its header, stay silent during its body, "
-                    "or take to read the response")
-        ->check(CLI::Range(1u, 86400u))
+                    "or take to read the response (1 to 86400)")
+        ->transform(count_between(1, 86400))
+        ->type_name("S")
         ->capture_default_str();
     cmd->add_option("--min-rate", o->server.min_rate,
                     "Bytes per second a request body must average after its first --timeout "
-                    "seconds (0: no minimum)")
-        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40))
+                    "seconds (0: no minimum; at most 1099511627776)")
+        ->transform(count_up_to(std::uint64_t{1} << 40))
+        ->type_name("B")
         ->capture_default_str();
     cmd->add_option("--request-deadline", o->request_deadline_seconds,
-                    "Seconds a request body may take from the end of its header, whatever its rate")
-        ->check(CLI::Range(1u, 86400u))
+                    "Seconds a request body may take from the end of its header, whatever its rate "
+                    "(1 to 86400)")
+        ->transform(count_between(1, 86400))
+        ->type_name("S")
         ->capture_default_str();
     cmd->add_option("--shutdown-timeout", o->shutdown_seconds,
-                    "Seconds requests in flight may take to finish after SIGTERM or SIGINT")
-        ->check(CLI::Range(0u, 86400u))
+                    "Seconds requests in flight may take to finish after SIGTERM or SIGINT (at "
+                    "most 86400)")
+        ->transform(count_up_to(86400))
+        ->type_name("S")
         ->capture_default_str();
     add_level_option(*cmd, o->how.level,
                      "structure: headers and counts only; full: also every keyframe and marker");
