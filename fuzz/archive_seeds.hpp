@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace inputanim::fuzz::archives {

@@ -164,7 +164,8 @@ std::string_view error_description(errc code) noexcept {
         case errc::bad_utf8:
             return "marker name is not valid UTF-8";
         case errc::bad_compression:
-            return "the compressed bytes cannot be inflated (a gzip stream or a zip member: bad header, "
+            return "the compressed bytes cannot be inflated (a gzip stream or a zip member: bad "
+                   "header, "
                    "bad data, bad CRC or length, or cut short)";
         case errc::io_error:
             return "the input could not be read whole (a page of the mapping vanished)";
