@@ -335,6 +335,22 @@ answer body_failure(const beast::error_code& ec, std::uint64_t received) {
     return a;
 }
 
+// The answer `make` builds, built on `worker` (off the connection's strand, which resumes here
+// once it is built); 503 when it cannot be allocated.
+template <typename Executor, typename Make>
+net::awaitable<answer> answer_on(Executor worker, Make make) {
+    answer a;
+    try {
+        response r = co_await net::co_spawn(
+            worker, [&]() -> net::awaitable<response> { co_return make(); }, net::use_awaitable);
+        a.take(std::move(r));
+    } catch (const std::bad_alloc&) {
+        a = error_answer(503, "out_of_memory",
+                         "the answer to this upload could not be allocated; retry later");
+    }
+    co_return a;
+}
+
 void report_failure(std::exception_ptr e) {
     if (!e) return;
     try {
@@ -1058,20 +1074,10 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
             rep.error.code == errc::limit_exceeded && rep.error.limit == limit_kind::bytes;
         if (for_viewer && !over) {
             const bool inflate = gzip || v.gzip();
-            try {
-                // On a worker: the connection's strand resumes here once the answer is built.
-                response r = co_await net::co_spawn(
-                    workers_.executor(),
-                    [&]() -> net::awaitable<response> {
-                        co_return viewer_upload(name, kept, inflate, rep, v.bytes(), v.compressed(),
-                                                config_.how);
-                    },
-                    net::use_awaitable);
-                a.take(std::move(r));
-            } catch (const std::bad_alloc&) {
-                a = error_answer(503, "out_of_memory",
-                                 "the answer to this upload could not be allocated; retry later");
-            }
+            a = co_await answer_on(workers_.executor(), [&] {
+                return viewer_upload(name, kept, inflate, rep, v.bytes(), v.compressed(),
+                                     config_.how);
+            });
         } else {
             a = report_answer(over ? 413 : 200, name, rep, config_.how, v.bytes(), v.compressed());
         }
@@ -1119,21 +1125,9 @@ net::awaitable<answer> server::view_member(body_reading& b, std::vector<std::byt
     if (std::optional<answer> failed = co_await hold_body(b, held, name)) {
         co_return std::move(*failed);
     }
-    answer a;
-    try {
-        response r = co_await net::co_spawn(
-            workers_.executor(),
-            [&]() -> net::awaitable<response> {
-                co_return viewer_member_upload(name, member, std::move(held), config_.how,
-                                               config_.archives);
-            },
-            net::use_awaitable);
-        a.take(std::move(r));
-    } catch (const std::bad_alloc&) {
-        a = error_answer(503, "out_of_memory",
-                         "the answer to this upload could not be allocated; retry later");
-    }
-    co_return a;
+    co_return co_await answer_on(workers_.executor(), [&] {
+        return viewer_member_upload(name, member, std::move(held), config_.how, config_.archives);
+    });
 }
 
 // POST /validate of an archive: its walk on a thread of walkers_, and its lines written as they
