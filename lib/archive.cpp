@@ -405,6 +405,10 @@ input open_member_at(const std::string& archive, std::string_view member, std::u
     return input::part(file, offset, size, ec);
 }
 
+bool reported_member(const archive_reader& reader, const file_check& c) noexcept {
+    return found_recording(c) || reader.member_fault();
+}
+
 file_check validate_member(archive_reader& reader, const validate_options& options) noexcept {
     std::vector<std::byte> buffer;
     return validate_member(reader, options, buffer);

@@ -160,6 +160,11 @@ class archive_reader {
 file_check validate_member(archive_reader& reader, const validate_options& options,
                            std::vector<std::byte>& buffer) noexcept;
 file_check validate_member(archive_reader& reader, const validate_options& options) noexcept;
+// Whether the current member of `reader`, whose check was `c`, is given a verdict as a recording:
+// sorted from the archive's other files as a folder's are (found_recording), or its reading
+// stopped by the archive's own damage (member_fault), which its verdict then places. The CLI, the
+// index and the server report the same members.
+bool reported_member(const archive_reader& reader, const file_check& c) noexcept;
 // The largest member read through that validate_member holds whole: 64 MiB.
 inline constexpr std::uint64_t whole_member_bytes = std::uint64_t{64} << 20;
 

@@ -129,7 +129,7 @@ int for_each_recording(const std::vector<std::string>& names, bool json,
             }
             // Sorted from the other files as a folder's are (found_recording); one whose own
             // damage stopped its reading is kept, as its row says where.
-            if (!found_recording(c) && !reader.member_fault()) {
+            if (!reported_member(reader, c)) {
                 skipped.not_recording();
                 continue;
             }

@@ -279,7 +279,7 @@ void archive_walk::walk(input& in) {
                 // No verdict: the member could not be read whole (memory).
                 c.rep = report{};
                 c.rep.error.code = errc::io_error;
-            } else if (!found_recording(c) && !reader.member_fault()) {
+            } else if (!reported_member(reader, c)) {
                 continue;
             }
             nlohmann::json fields = records::report_json(c.rep, how_, c.bytes, c.compressed_bytes);

@@ -306,7 +306,7 @@ void index_pool::walk_archive(found_archive& a, std::vector<std::byte>& buffer) 
         const file_check c = validate_member(reader, how_, buffer);
         if (c.io) {
             mark_cut(r, c.io);
-        } else if (!found_recording(c) && !reader.member_fault()) {
+        } else if (!reported_member(reader, c)) {
             // Sorted from the recordings as a folder's files are.
             ++skipped;
             continue;
