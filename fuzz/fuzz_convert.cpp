@@ -36,7 +36,7 @@ std::vector<std::byte> convert_to(std::span<const std::byte> bytes, layout_choic
     result = convert(rec, sink, o);
     // The one refusal: a shift that would move a time past the largest float.
     FUZZ_CHECK(!result.error ||
-               (o.shift_to_zero && result.error == std::errc::result_out_of_range));
+               (o.shift_to_zero && result.error == convert_error::shift_out_of_range));
     return out;
 }
 

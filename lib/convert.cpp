@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "detail/descriptor_io.hpp"
@@ -339,7 +340,7 @@ class converter {
     void run() {
         const block_flags blocks = target_.blocks;
         if (shift_.on() && !shift_fits(blocks)) {
-            r_.error = std::make_error_code(std::errc::result_out_of_range);
+            r_.error = convert_error::shift_out_of_range;
             return;
         }
         encoder_.write_header(1, o_.minor, target_.layout, blocks);
@@ -365,7 +366,7 @@ class converter {
             }
         }
         if (shift_.overflowed()) {
-            r_.error = std::make_error_code(std::errc::result_out_of_range);
+            r_.error = convert_error::shift_out_of_range;
             return;
         }
         if (r_.source_failed) return;
@@ -762,7 +763,7 @@ class stream_converter::impl {
         end
     };
 
-    void malformed() noexcept { r_.error = std::make_error_code(std::errc::illegal_byte_sequence); }
+    void malformed() noexcept { r_.error = convert_error::cannot_frame; }
     void check() noexcept {
         if (!r_.error) r_.error = encoder_.status();
     }
@@ -996,6 +997,42 @@ const convert_result& stream_converter::finish() {
     if (!result_.error && !finished_) impl_->finish();
     finished_ = true;
     return result_;
+}
+
+namespace {
+
+class convert_category final : public std::error_category {
+  public:
+    const char* name() const noexcept override { return "inputanim.convert"; }
+    std::string message(int value) const override {
+        switch (value) {
+            case static_cast<int>(convert_error::none):
+                return "no error";
+            case static_cast<int>(convert_error::cannot_frame):
+                return "the bytes do not frame as a v1 recording";
+            case static_cast<int>(convert_error::shift_out_of_range):
+                return "shifted to start at 0, a key or marker time would pass the largest float";
+            default:
+                return "unknown error";
+        }
+    }
+    std::error_condition default_error_condition(int value) const noexcept override {
+        if (value == static_cast<int>(convert_error::shift_out_of_range)) {
+            return std::errc::result_out_of_range;
+        }
+        return {value, *this};
+    }
+};
+
+}  // namespace
+
+const std::error_category& convert_error_category() noexcept {
+    static const convert_category category;
+    return category;
+}
+
+std::error_code make_error_code(convert_error e) noexcept {
+    return {static_cast<int>(e), convert_error_category()};
 }
 
 std::error_code convert_options::problem() const noexcept {

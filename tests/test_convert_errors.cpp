@@ -218,7 +218,7 @@ TEST(ConvertErrors, AShiftPastTheLargestFloatIsRefusedBeforeAnythingIsWritten) {
         o.shift_to_zero = true;
         recording_sink sink;
         const convert_result r = convert(rec, sink, o);
-        EXPECT_EQ(r.error, std::make_error_code(std::errc::result_out_of_range)) << c.what;
+        EXPECT_EQ(r.error, convert_error::shift_out_of_range) << c.what;
         EXPECT_EQ(sink.calls, 0u) << c.what;
         // Unshifted, the same file converts.
         o.shift_to_zero = false;
@@ -242,7 +242,7 @@ TEST(ConvertErrors, NudgesThatWouldPassTheLargestFloatAreRefused) {
     o.shift_to_zero = true;
     bytes out;
     const convert_result r = convert_bytes(source, o, out);
-    EXPECT_EQ(r.error, std::make_error_code(std::errc::result_out_of_range));
+    EXPECT_EQ(r.error, convert_error::shift_out_of_range);
     EXPECT_GT(r.keys_nudged, 0u);
 }
 
@@ -283,7 +283,7 @@ TEST(ConvertErrors, KeysAnywhereInFloatsRangeGiveAFileValidAtLevelFullOrARefusal
                                                      ", from " + std::to_string(from) + ", to " +
                                                      std::to_string(to) + " pick " +
                                                      std::to_string(pick);
-                            if (r.error == std::errc::result_out_of_range) {
+                            if (r.error == convert_error::shift_out_of_range) {
                                 EXPECT_TRUE(shift) << what;
                                 ++refused;
                                 continue;
@@ -398,7 +398,7 @@ TEST(ConvertErrors, AStreamConverterStopsAtBytesItCannotFrame) {
     }
     for (const auto& [name, source] : bad) {
         recording_sink sink;
-        EXPECT_EQ(stream_all(source, sink).error, std::errc::illegal_byte_sequence) << name;
+        EXPECT_EQ(stream_all(source, sink).error, convert_error::cannot_frame) << name;
     }
 }
 
@@ -418,7 +418,7 @@ TEST(ConvertErrors, AStreamConverterIgnoresBytesAfterItsErrorAndAfterFinish) {
     stream_converter t(layout::compact, other, {});
     bytes trailing = source;
     trailing.push_back(std::byte{1});
-    EXPECT_EQ(t.feed(view(trailing)), std::errc::illegal_byte_sequence);
-    EXPECT_EQ(t.feed(view(source)), std::errc::illegal_byte_sequence);
-    EXPECT_EQ(t.finish().error, std::errc::illegal_byte_sequence);
+    EXPECT_EQ(t.feed(view(trailing)), convert_error::cannot_frame);
+    EXPECT_EQ(t.feed(view(source)), convert_error::cannot_frame);
+    EXPECT_EQ(t.finish().error, convert_error::cannot_frame);
 }

@@ -39,7 +39,7 @@
 // without it the source's first key time (summary().start). A time that the float subtraction
 // would make equal to the previous key's is moved to the next float after it (keys_nudged). A
 // shifted time that would pass the largest float (keys or markers far from the window's start,
-// anywhere in float's range) is refused, std::errc::result_out_of_range: so a source valid at
+// anywhere in float's range) is refused, convert_error::shift_out_of_range: so a source valid at
 // level full always converts to a file valid at level full, or not at all.
 //
 // Thinning (MRTK's, inputanim/thin.hpp) runs on the keys the window kept: the curves of one
@@ -65,6 +65,20 @@
 #include "inputanim/writer.hpp"
 
 namespace inputanim {
+
+// Why a conversion stopped for a reason of its own, neither its options' (option_error) nor the
+// sink's: a std::error_code of the category named "inputanim.convert".
+enum class convert_error : std::uint8_t {
+    none,
+    // stream_converter: the bytes do not frame as a v1 recording (below). Equivalent to no
+    // std::errc condition: none means this (illegal_byte_sequence is about characters).
+    cannot_frame,
+    // shift_to_zero would move a time the output keeps past the largest float: equivalent to
+    // std::errc::result_out_of_range, a numerical result out of range.
+    shift_out_of_range,
+};
+const std::error_category& convert_error_category() noexcept;
+std::error_code make_error_code(convert_error e) noexcept;
 
 struct convert_options {
     // The target version 1.minor: 0 or 1.
@@ -97,7 +111,7 @@ struct convert_options {
 
 struct convert_result {
     // The options' problem() when they have one (nothing written);
-    // std::errc::result_out_of_range when shift_to_zero would move a time the window keeps past
+    // convert_error::shift_out_of_range when shift_to_zero would move a time the window keeps past
     // the largest float (nothing written, except when only the nudges that keep key times
     // increasing take one past it near the top of float's range: the sink then holds part of a
     // file, to be thrown away); else the failure of a read from options.source_fd (then
@@ -165,7 +179,7 @@ convert_result convert(const recording& source, byte_sink& sink,
 // layout_known() gives the source's layout before a key is read) and throws the output away when
 // the verdict is an error. Bytes it cannot frame (a header without the magic or of another
 // version, a negative count, a name length over the format's Int32, a source cut short or with
-// bytes after its marker list) end the conversion with std::errc::illegal_byte_sequence.
+// bytes after its marker list) end the conversion with convert_error::cannot_frame.
 // Allocates its buffers (about 45 KiB) once, when constructed (std::errc::not_enough_memory
 // when refused), and nothing while it converts.
 class stream_converter {
@@ -192,3 +206,6 @@ class stream_converter {
 };
 
 }  // namespace inputanim
+
+template <>
+struct std::is_error_code_enum<inputanim::convert_error> : std::true_type {};

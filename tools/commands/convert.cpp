@@ -173,7 +173,7 @@ class arriving_conversion final : public recording_receiver {
             // Not after the validator passed the bytes (one walk's rules): said as the stream
             // converter says bytes it cannot frame.
             convert_result r;
-            r.error = std::make_error_code(std::errc::illegal_byte_sequence);
+            r.error = convert_error::cannot_frame;
             return r;
         }
         return inputanim::convert(rec, out_, options_);
@@ -311,7 +311,7 @@ int convert_arriving(const convert_cli_options& o, std::span<const std::string> 
     switch (conversion.stopped()) {
         case arriving_conversion::stop::output:
             if (conversion.output_problem()) return output_failed(*conversion.output_problem());
-            if (conversion.converter_error() != std::errc::illegal_byte_sequence) {
+            if (conversion.converter_error() != convert_error::cannot_frame) {
                 return output_failed(out.failure(conversion.converter_error()));
             }
             break;
@@ -322,7 +322,7 @@ int convert_arriving(const convert_cli_options& o, std::span<const std::string> 
         case arriving_conversion::stop::none:
             break;
     }
-    if (result && result->error != std::errc::illegal_byte_sequence) {
+    if (result && result->error != convert_error::cannot_frame) {
         if (result->error) return output_failed(out.failure(result->error));
         if (const std::optional<output_failure> failure = out.commit()) {
             return output_failed(*failure);
@@ -455,7 +455,7 @@ int run_convert(const convert_cli_options& o) {
                   << (io ? io : result.error).message() << '\n';
         return exit_unreadable;
     }
-    if (result.error == std::errc::result_out_of_range) {
+    if (result.error == convert_error::shift_out_of_range) {
         out.discard();
         std::cerr << "inputanim: " << printable(o.input)
                   << ": cannot convert: shifted to start at 0, some key or marker time would "
