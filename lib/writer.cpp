@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "detail/load.hpp"
 #include "detail/rules.hpp"
@@ -20,7 +21,43 @@ namespace {
 
 constexpr std::size_t int32_max = static_cast<std::size_t>(INT32_MAX);
 
+class encoder_category final : public std::error_category {
+  public:
+    const char* name() const noexcept override { return "inputanim.encoder"; }
+    std::string message(int value) const override {
+        switch (value) {
+            case static_cast<int>(encoder_error::none):
+                return "no error";
+            case static_cast<int>(encoder_error::too_many_keys):
+                return "a curve has more keys than the format's Int32 count holds";
+            case static_cast<int>(encoder_error::too_many_markers):
+                return "there are more markers than the format's Int32 count holds";
+            case static_cast<int>(encoder_error::name_too_long):
+                return "a marker name is longer than the format's Int32 length holds";
+            default:
+                return "unknown error";
+        }
+    }
+    // Each code is a value too large for the format's Int32, which is EOVERFLOW's meaning.
+    std::error_condition default_error_condition(int value) const noexcept override {
+        if (value < static_cast<int>(encoder_error::too_many_keys) ||
+            value > static_cast<int>(encoder_error::name_too_long)) {
+            return {value, *this};
+        }
+        return std::errc::value_too_large;
+    }
+};
+
 }  // namespace
+
+const std::error_category& encoder_error_category() noexcept {
+    static const encoder_category category;
+    return category;
+}
+
+std::error_code make_error_code(encoder_error e) noexcept {
+    return {static_cast<int>(e), encoder_error_category()};
+}
 
 bool encoder::misuse(bool wrong) noexcept {
     if (wrong && !error_) error_ = std::make_error_code(std::errc::invalid_argument);
@@ -102,7 +139,7 @@ std::error_code encoder::begin_curve(curve_id id, std::int32_t pre_wrap, std::in
         return error_;
     }
     if (key_count > int32_max) {
-        error_ = std::make_error_code(std::errc::value_too_large);
+        error_ = encoder_error::too_many_keys;
         return error_;
     }
     ++next_curve_;
@@ -159,7 +196,7 @@ std::error_code encoder::write_curve(curve_id id, const inputanim::curve& c) {
 std::error_code encoder::begin_markers(std::size_t count) {
     if (error_ || misuse(!curves_done())) return error_;
     if (count > int32_max) {
-        error_ = std::make_error_code(std::errc::value_too_large);
+        error_ = encoder_error::too_many_markers;
         return error_;
     }
     stage_ = stage::markers;
@@ -176,7 +213,7 @@ std::error_code encoder::write_marker(float time, std::string_view name) {
 std::error_code encoder::begin_marker(float time, std::size_t name_size) {
     if (error_ || misuse(stage_ != stage::markers || left_ == 0 || name_left_ != 0)) return error_;
     if (name_size > int32_max) {
-        error_ = std::make_error_code(std::errc::value_too_large);
+        error_ = encoder_error::name_too_long;
         return error_;
     }
     --left_;

@@ -1,6 +1,7 @@
-// The encoder's errors: every call out of file order is std::errc::invalid_argument, a count
-// beyond the format's Int32 is std::errc::value_too_large, a sink's failure is the sink's own
-// code; the first error stays, and nothing more reaches the sink after it.
+// The encoder's errors: every call out of file order is std::errc::invalid_argument, a count or
+// name length beyond the format's Int32 is the encoder_error that says which (each equivalent to
+// std::errc::value_too_large), a sink's failure is the sink's own code; the first error stays,
+// and nothing more reaches the sink after it.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -18,7 +19,6 @@ using namespace inputanim::testing;
 namespace {
 
 const std::error_code misuse = std::make_error_code(std::errc::invalid_argument);
-const std::error_code too_large = std::make_error_code(std::errc::value_too_large);
 const std::error_code no_space = std::make_error_code(std::errc::no_space_on_device);
 
 // Gaze only: six float curves, few enough to name one by one.
@@ -229,7 +229,9 @@ TEST(EncoderErrors, AKeyCountBeyondInt32IsTooLarge) {
     encoder e(sink);
     start(e, 0);
     const auto beyond = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) + 1;
-    EXPECT_EQ(e.begin_curve(gaze_curve_at(0), 8, 8, beyond), too_large);
+    const std::error_code ec = e.begin_curve(gaze_curve_at(0), 8, 8, beyond);
+    EXPECT_EQ(ec, encoder_error::too_many_keys);
+    EXPECT_EQ(ec, std::errc::value_too_large);
 }
 
 TEST(EncoderErrors, AMarkerCountBeyondInt32IsTooLarge) {
@@ -237,7 +239,23 @@ TEST(EncoderErrors, AMarkerCountBeyondInt32IsTooLarge) {
     encoder e(sink);
     start(e, curve_count(gaze_only));
     const auto beyond = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) + 1;
-    EXPECT_EQ(e.begin_markers(beyond), too_large);
+    const std::error_code ec = e.begin_markers(beyond);
+    EXPECT_EQ(ec, encoder_error::too_many_markers);
+    EXPECT_EQ(ec, std::errc::value_too_large);
+}
+
+TEST(EncoderErrors, AMarkerNameBeyondInt32IsTooLong) {
+    recording_sink sink;
+    encoder e(sink);
+    start(e, curve_count(gaze_only));
+    ASSERT_FALSE(e.begin_markers(1));
+    const std::size_t written = sink.bytes.size();
+    const auto beyond = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) + 1;
+    const std::error_code ec = e.begin_marker(0.0f, beyond);
+    EXPECT_EQ(ec, encoder_error::name_too_long);
+    EXPECT_EQ(ec, std::errc::value_too_large);
+    EXPECT_EQ(e.finish(), encoder_error::name_too_long);
+    EXPECT_EQ(sink.bytes.size(), written);
 }
 
 TEST(EncoderErrors, TheFirstErrorStaysAndLaterCallsWriteNothing) {

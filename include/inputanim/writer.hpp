@@ -83,6 +83,21 @@ class vector_sink final : public byte_sink {
     std::vector<std::byte>& out_;
 };
 
+// What the format cannot hold, as the encoder refuses it: a std::error_code of the category named
+// "inputanim.encoder", each equivalent to std::errc::value_too_large (a value too large for the
+// format's Int32, which is what EOVERFLOW means).
+enum class encoder_error : std::uint8_t {
+    none,
+    // A curve's key count past the format's Int32.
+    too_many_keys,
+    // A marker count past the format's Int32.
+    too_many_markers,
+    // A marker name's length in bytes past the format's Int32.
+    name_too_long,
+};
+const std::error_category& encoder_error_category() noexcept;
+std::error_code make_error_code(encoder_error e) noexcept;
+
 // Encodes a recording in file order with bounded memory, whatever its size: the header, every
 // curve of its blocks in file order (curve_at), each as its header then exactly its key count of
 // keys, then either a marker list or none, then finish(). The bytes are those of write(model).
@@ -97,8 +112,8 @@ class vector_sink final : public byte_sink {
 // and writes nothing. A call out of file order (a second header, a curve other than the next one,
 // a curve before the previous one has all its keys, more keys or markers than announced, markers
 // before the last curve, finish() before the end) is std::errc::invalid_argument; a count or
-// marker name longer than the format's Int32 is std::errc::value_too_large; a sink's failure is
-// the sink's code. Bytes are collected in a small buffer inside the encoder and handed to the sink
+// marker name longer than the format's Int32 is an encoder_error; a sink's failure is the sink's
+// code. Bytes are collected in a small buffer inside the encoder and handed to the sink
 // when it is full and by finish(), so a sink's failure surfaces at the call that filled the buffer
 // (or at finish()), not necessarily at the call whose bytes it refused; an encoder dropped before
 // finish() leaves the last bytes unwritten. The encoder never allocates.
@@ -192,3 +207,6 @@ void write(const model& m, std::vector<std::byte>& out);
 error read_model(std::span<const std::byte> bytes, model& out, const read_options& options = {});
 
 }  // namespace inputanim
+
+template <>
+struct std::is_error_code_enum<inputanim::encoder_error> : std::true_type {};
