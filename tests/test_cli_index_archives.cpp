@@ -4,7 +4,7 @@
 // before the damage and a row of its own that says where its walk stopped; the database skips an
 // unchanged archive whole and reads a changed one again, dropping the rows of members gone; the
 // shards of one archive add up to its index; schemas before archives migrate, and merge refuses
-// a mix of schemas.
+// a mix of schemas; a gzip member, inflated as it was checked, says why it is not measured.
 #include <filesystem>
 #include <map>
 #include <string>
@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/archives.hpp"
+#include "support/gzip_bytes.hpp"
 #include "support/index_cli.hpp"
 #include "support/sqlite_database.hpp"
 
@@ -298,4 +299,19 @@ TEST_F(IndexArchives, EncryptedAndUnsupportedMembersHaveARowWithTheirCode) {
     ASSERT_EQ(lines.size(), 2u);
     EXPECT_EQ(lines[0]["error"]["code"], "encrypted_member");
     EXPECT_EQ(lines[1]["error"]["code"], "unsupported_method");
+}
+
+TEST_F(IndexArchives, AGzipMemberInflatedAsItWasCheckedSaysWhyItIsNotMeasured) {
+    const std::string archive =
+        write_file(in_data("a.tar"), make_archive({{"a.bin.gz", gzip_compress(valid_)}}, "ustar"));
+    const std::map<std::string, json> found = rows({"--metrics", archive}, nullptr, 0);
+    const json& row = found.at(archive + "/a.bin.gz");
+    EXPECT_TRUE(row["valid"].get<bool>());
+    EXPECT_TRUE(row["metrics"].is_null());
+    EXPECT_EQ(row["metrics_error"],
+              json({{"code", "not_measured"},
+                    {"message",
+                     "a member inflated as it was checked (gzip, or past 64 MiB in a compressed "
+                     "archive) is not held to be measured; measure it with inputanim metrics "
+                     "ARCHIVE/MEMBER"}}));
 }

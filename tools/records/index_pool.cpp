@@ -5,6 +5,7 @@
 #include <new>
 #include <optional>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -116,7 +117,7 @@ void index_alone(file_result& r, input& file, const validate_options& how,
     if (!metrics || !r.rep.valid()) return;
     if (!file.is_mapped()) {
         // Standard input is read once, by the validation.
-        r.metrics_failure = std::make_error_code(std::errc::operation_not_supported);
+        r.metrics_failure = not_measured::read_once;
         return;
     }
     // A gzip file: inflated again, into memory, as `inputanim metrics` reads it (the validation
@@ -155,7 +156,36 @@ bool read_small(file_result& r, const input& file, std::uint64_t size,
     return true;
 }
 
+class not_measured_category_impl final : public std::error_category {
+  public:
+    const char* name() const noexcept override { return "inputanim.index"; }
+    std::string message(int value) const override {
+        switch (value) {
+            case static_cast<int>(not_measured::none):
+                return "no error";
+            case static_cast<int>(not_measured::read_once):
+                return "standard input is read once, by the validation; measure it with inputanim "
+                       "metrics";
+            case static_cast<int>(not_measured::not_held):
+                return "a member inflated as it was checked (gzip, or past 64 MiB in a compressed "
+                       "archive) is not held to be measured; measure it with inputanim metrics "
+                       "ARCHIVE/MEMBER";
+            default:
+                return "unknown error";
+        }
+    }
+};
+
 }  // namespace
+
+const std::error_category& not_measured_category() noexcept {
+    static const not_measured_category_impl category;
+    return category;
+}
+
+std::error_code make_error_code(not_measured e) noexcept {
+    return {static_cast<int>(e), not_measured_category()};
+}
 
 unsigned shard_of(std::string_view path, unsigned shards) {
     std::uint64_t h = 0xcbf29ce484222325;
@@ -318,7 +348,7 @@ void index_pool::walk_archive(found_archive& a, std::vector<std::byte>& buffer) 
                     measure_into(r, buffer, false, how_, *metrics_);
                 } else {
                     // Inflated as it was checked, and not held: measured by `inputanim metrics`.
-                    r.metrics_failure = std::make_error_code(std::errc::file_too_large);
+                    r.metrics_failure = not_measured::not_held;
                 }
             }
         }

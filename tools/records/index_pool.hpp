@@ -72,6 +72,20 @@ enum class file_outcome : std::uint8_t {
     unchanged,
 };
 
+// Why the index leaves a valid recording it was asked to measure unmeasured when nothing refused
+// the measure: its bytes are not to be had a second time. A std::error_code of the category named
+// "inputanim.index"; the row's "metrics_error" names it "not_measured" and carries its message().
+enum class not_measured : std::uint8_t {
+    none,
+    // Standard input, read once, by the validation.
+    read_once,
+    // A member inflated as it was checked (gzip, or past whole_member_bytes in a compressed
+    // archive), and not held.
+    not_held,
+};
+const std::error_category& not_measured_category() noexcept;
+std::error_code make_error_code(not_measured e) noexcept;
+
 class member_feed;
 
 // One file: what the main thread fills in, then what the worker found. Also one member of an
@@ -268,3 +282,6 @@ class index_pool {
 };
 
 }  // namespace inputanim::records
+
+template <>
+struct std::is_error_code_enum<inputanim::records::not_measured> : std::true_type {};

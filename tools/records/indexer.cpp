@@ -399,17 +399,8 @@ void indexer::add_metrics(nlohmann::json& fields, const file_result& r) const {
     if (!r.metrics) {
         fields["metrics"] = nullptr;
         if (r.metrics_failure) {
-            const bool stream = r.metrics_failure == std::errc::operation_not_supported;
-            const bool inflated = r.metrics_failure == std::errc::file_too_large;
-            fields["metrics_error"] = {
-                {"code", metrics_failure_name(r.metrics_failure)},
-                {"message", stream ? "standard input is read once, by the validation; measure it "
-                                     "with inputanim metrics"
-                            : inflated
-                                ? "a member inflated as it was checked (gzip, or past 64 MiB in a "
-                                  "compressed archive) is not held to be measured; measure it "
-                                  "with inputanim metrics ARCHIVE/MEMBER"
-                                : r.metrics_failure.message()}};
+            fields["metrics_error"] = {{"code", metrics_failure_name(r.metrics_failure)},
+                                       {"message", r.metrics_failure.message()}};
         }
         return;
     }
