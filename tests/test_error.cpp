@@ -1,9 +1,13 @@
 // Specification of the error model: every errc is a std::error_code of the "inputanim" category
 // with a stable name and a description, and every enumeration the reports name (codes, limits,
 // places, warnings, layouts, layout choices, levels) reads back from its name. What is wrong with
-// the options of a function is an option_error of its own category.
+// the options of a function is an option_error of its own category. Each category of the library
+// (error.hpp's table) has its own name, and each of its codes one message and at most the one
+// std::errc condition that means the same (the input layer's category: test_input_errors).
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <set>
 #include <string>
 #include <system_error>
 #include <tuple>
@@ -66,6 +70,50 @@ const std::vector<std::tuple<errc, std::string_view, std::string_view>>& every_c
          "(--max-ratio)"},
     };
     return codes;
+}
+
+// A code of a category other than errc: its message, and the std::errc condition it is
+// equivalent to, if any.
+template <typename E>
+struct category_code {
+    E code;
+    std::string_view message;
+    std::optional<std::errc> condition;
+};
+
+// Every code of one category from its first (none, a false code): of that category, its message
+// and its condition; a code equivalent to no std::errc is equivalent only to itself. No two codes
+// share a message, and a value after the last code is none of them.
+template <typename E>
+void expect_category(const std::error_category& category, const char* name,
+                     const std::vector<category_code<E>>& codes) {
+    EXPECT_STREQ(category.name(), name);
+    std::set<std::string_view> messages;
+    for (std::size_t i = 0; i < codes.size(); ++i) {
+        const auto& [code, message, condition] = codes[i];
+        EXPECT_EQ(static_cast<std::size_t>(code), i) << name;
+        const std::error_code ec = code;
+        EXPECT_EQ(&ec.category(), &category) << name << " " << i;
+        EXPECT_EQ(ec.message(), message) << name << " " << i;
+        EXPECT_TRUE(messages.insert(message).second) << message;
+        if (i == 0) {
+            EXPECT_FALSE(ec) << name;
+            continue;
+        }
+        EXPECT_TRUE(ec) << message;
+        if (condition) {
+            EXPECT_EQ(ec.default_error_condition(), *condition) << message;
+            EXPECT_EQ(ec, *condition) << message;
+        } else {
+            EXPECT_EQ(ec.default_error_condition(), std::error_condition(ec.value(), category))
+                << message;
+        }
+        for (std::size_t j = 0; j < codes.size(); ++j) {
+            EXPECT_EQ(ec == std::error_code(codes[j].code), i == j) << message;
+        }
+    }
+    const std::error_code after(static_cast<int>(codes.size()), category);
+    EXPECT_EQ(messages.count(after.message()), 0u) << name;
 }
 
 }  // namespace
@@ -244,4 +292,130 @@ TEST(Error, MessageSaysWhereThenWhat) {
     e = error{errc::trailing_bytes, 99, error_place::trailer};
     EXPECT_EQ(e.message(), "at byte 99: bytes follow the end of the marker list");
     EXPECT_EQ(error{}.message(), "no error");
+}
+
+TEST(Error, OptionErrorsHaveOneMessageEachAndAreInvalidArguments) {
+    const std::optional<std::errc> invalid = std::errc::invalid_argument;
+    expect_category<option_error>(
+        option_error_category(), "inputanim.options",
+        {
+            {option_error::none, "no error", {}},
+            {option_error::bad_version, "the target version must be 1.0 or 1.1 (minor 0 or 1)",
+             invalid},
+            {option_error::bad_layout, "unknown layout", invalid},
+            {option_error::window_not_finite, "the window's ends must be finite times", invalid},
+            {option_error::window_reversed, "the window starts after it ends", invalid},
+            {option_error::bad_position_tolerance,
+             "the position tolerance must be a finite number >= 0", invalid},
+            {option_error::bad_rotation_tolerance,
+             "the rotation tolerance must be between 0 and 180 degrees", invalid},
+            {option_error::bad_partition, "the partition must be >= 0", invalid},
+            {option_error::bad_seconds, "seconds must be a finite number >= 0", invalid},
+            {option_error::bad_rate, "rate must be a finite number > 0", invalid},
+            {option_error::too_many_samples, "seconds x rate must be below 2^31 - 1 samples",
+             invalid},
+            {option_error::rate_too_high,
+             "rate too high for the duration: float32 key times would not increase", invalid},
+            {option_error::bad_markers, "markers must be >= 0", invalid},
+        });
+}
+
+TEST(Error, GridErrorsHaveOneMessageEachAndNoStandardCondition) {
+    expect_category<grid_error>(
+        grid_error_category(), "inputanim.grid",
+        {
+            {grid_error::none, "no error", {}},
+            {grid_error::bad_rate,
+             "the rate is not a positive finite number with a finite step 1 / rate",
+             {}},
+            {grid_error::bad_time,
+             "a time bound is not finite or lies outside the float range",
+             {}},
+            {grid_error::no_keys, "a time bound was left to the recording, which has no keys", {}},
+            {grid_error::too_many_rows,
+             "the grid has more rows than allowed (at most 2^52 points)",
+             {}},
+        });
+}
+
+TEST(Error, MetricsErrorsHaveOneMessageEachAndNoStandardCondition) {
+    expect_category<metrics_error>(
+        metrics_error_category(), "inputanim.metrics",
+        {
+            {metrics_error::none, "no error", {}},
+            {metrics_error::bad_joint, "the joint is not one of MRTK's joints", {}},
+            {metrics_error::bad_fixation_velocity,
+             "the fixation velocity is negative or not finite",
+             {}},
+            {metrics_error::bad_merge_gap, "the merge gap is negative or not finite", {}},
+            {metrics_error::bad_merge_angle, "the merge angle is negative or not finite", {}},
+            {metrics_error::bad_min_fixation,
+             "the minimum fixation duration is negative or not finite",
+             {}},
+            {metrics_error::shared_times,
+             "consecutive grid points share a float32 time (the recording's times are too far "
+             "from 0 for this rate)",
+             {}},
+        });
+}
+
+TEST(Error, ExportErrorsHaveOneMessageEachAndNoStandardCondition) {
+    expect_category<export_error>(
+        export_error_category(), "inputanim.export",
+        {
+            {export_error::none, "no error", {}},
+            {export_error::empty_window,
+             "the time window holds no grid point of the recording",
+             {}},
+            {export_error::too_large, "the export would be larger than allowed", {}},
+            {export_error::window_not_supported,
+             "a Unity clip carries the recording's keys as they are: no time window",
+             {}},
+            {export_error::not_finite, "a number glTF would hold is not finite", {}},
+            {export_error::time_overflow,
+             "shifted to start at 0, the grid's times would pass the largest float",
+             {}},
+            {export_error::glb_too_large, "a .glb holds at most 4 GiB", {}},
+        });
+}
+
+TEST(Error, ConvertErrorsHaveOneMessageEachAndOnlyTheShiftIsOutOfRange) {
+    expect_category<convert_error>(
+        convert_error_category(), "inputanim.convert",
+        {
+            {convert_error::none, "no error", {}},
+            // Not std::errc::illegal_byte_sequence, which is about character encodings.
+            {convert_error::cannot_frame, "the bytes do not frame as a v1 recording", {}},
+            {convert_error::shift_out_of_range,
+             "shifted to start at 0, a key or marker time would pass the largest float",
+             std::errc::result_out_of_range},
+        });
+}
+
+TEST(Error, EncoderErrorsHaveOneMessageEachAndAreValuesTooLarge) {
+    const std::optional<std::errc> too_large = std::errc::value_too_large;
+    expect_category<encoder_error>(
+        encoder_error_category(), "inputanim.encoder",
+        {
+            {encoder_error::none, "no error", {}},
+            {encoder_error::too_many_keys,
+             "a curve has more keys than the format's Int32 count holds", too_large},
+            {encoder_error::too_many_markers,
+             "there are more markers than the format's Int32 count holds", too_large},
+            {encoder_error::name_too_long,
+             "a marker name is longer than the format's Int32 length holds", too_large},
+        });
+}
+
+TEST(Error, EveryCategoryHasItsOwnName) {
+    const std::vector<const std::error_category*> categories = {
+        &error_category(),         &option_error_category(), &grid_error_category(),
+        &metrics_error_category(), &export_error_category(), &convert_error_category(),
+        &encoder_error_category(),
+    };
+    std::set<std::string_view> names;
+    for (const std::error_category* c : categories) {
+        EXPECT_TRUE(names.insert(c->name()).second) << c->name();
+        EXPECT_TRUE(std::string_view(c->name()).starts_with("inputanim")) << c->name();
+    }
 }

@@ -8,6 +8,7 @@
 #include <array>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "inputanim/input.hpp"
@@ -31,6 +32,24 @@ TEST(InputErrors, AFifoIsRefusedAtOnceWithoutAWriter) {
     EXPECT_EQ(ec.category(), not_regular_file_category());
     EXPECT_EQ(ec.message(), "not a regular file (a FIFO); use - to read standard input");
     EXPECT_EQ(validate_file(fifo, {}).io, ec);
+}
+
+TEST(InputErrors, TheNotRegularFileCategoryNamesEachTypeInItsMessage) {
+    const std::error_category& c = not_regular_file_category();
+    EXPECT_STREQ(c.name(), "inputanim.not_regular_file");
+    const std::vector<std::pair<mode_t, std::string>> types = {
+        {S_IFIFO, "a FIFO"},
+        {S_IFSOCK, "a socket"},
+        {S_IFCHR, "a character device"},
+        {S_IFBLK, "a block device"},
+        {S_IFLNK, "of an unknown type"},
+    };
+    for (const auto& [type, what] : types) {
+        const std::error_code ec(static_cast<int>(type), c);
+        EXPECT_EQ(ec.message(), "not a regular file (" + what + "); use - to read standard input");
+        // A refusal of its own, equivalent to no std::errc condition.
+        EXPECT_EQ(ec.default_error_condition(), std::error_condition(ec.value(), c)) << what;
+    }
 }
 
 TEST(InputErrors, ADeviceIsRefused) {

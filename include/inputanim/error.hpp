@@ -1,5 +1,29 @@
 // Error codes and the error value. Code, limit and place names are stable API: they appear in
 // JSON and databases. An errc is also a std::error_code of the category named "inputanim".
+//
+// The library's error categories (docs/DESIGN.md, "Errors"). Each code has one meaning, and is
+// equivalent to a std::errc condition only where it means what POSIX means by it:
+//
+//   category                    values         header        std::errc condition
+//   inputanim                   errc           error.hpp     none
+//   inputanim.options           option_error   error.hpp     invalid_argument
+//   inputanim.grid              grid_error     evaluate.hpp  none
+//   inputanim.metrics           metrics_error  metrics.hpp   none
+//   inputanim.export            export_error   export.hpp    none
+//   inputanim.convert           convert_error  convert.hpp   result_out_of_range (the shift's)
+//   inputanim.encoder           encoder_error  writer.hpp    value_too_large
+//   inputanim.not_regular_file  S_IFMT bits    input.hpp     none
+//
+// errc: the bytes break the format, or the input or archive around them is damaged (the verdicts
+// of validate and the readers). option_error: an option of convert, generate or a thinning is out
+// of range. grid_error: a time grid is refused. metrics_error: an option of measure, or times it
+// cannot step through. export_error: an export is refused. convert_error: a conversion stops for a
+// reason of its own (bytes it cannot frame, a shift past the largest float). encoder_error: a
+// count or a name length past the format's Int32. not_regular_file: an input refused for its type.
+// Every other failure is a std::errc, or the system's errno, in its POSIX meaning: a file that
+// cannot be opened, memory refused (not_enough_memory), a read that failed or came up short
+// (io_error), a directory where a file was wanted (is_a_directory), a call out of order or an
+// argument the function does not take (invalid_argument).
 #pragma once
 
 #include <cstdint>
