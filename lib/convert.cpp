@@ -10,6 +10,7 @@
 
 #include "detail/descriptor_io.hpp"
 #include "detail/kernels.hpp"
+#include "detail/layout_walk.hpp"
 #include "detail/load.hpp"
 #include "detail/rules.hpp"
 #include "inputanim/detail/decoders.hpp"
@@ -157,7 +158,7 @@ class time_shift {
             ++nudged_;
         }
         // Past the largest float, by the subtraction or by a nudge after it.
-        if (std::isfinite(t) && !std::isfinite(out)) overflowed_ = true;
+        if (detail::shift_overflows(t, out)) overflowed_ = true;
         have_ = true;
         previous_in_ = t;
         previous_out_ = out;
@@ -211,11 +212,8 @@ class time_shift {
         }
     }
     float marker(float t) const noexcept { return on_ ? t - by_ : t; }
-    // Whether `t`, a time the output keeps, stays finite once shifted (a time that is not finite
-    // in the source, which only level structure lets through, stays what it was).
-    bool fits(float t) const noexcept {
-        return !on_ || !std::isfinite(t) || std::isfinite(t - by_);
-    }
+    // Whether `t`, a time the output keeps, stays finite once shifted.
+    bool fits(float t) const noexcept { return !on_ || !detail::shift_overflows(t, t - by_); }
     bool overflowed() const noexcept { return overflowed_; }
     bool on() const noexcept { return on_; }
     // Whether the shift moves times up, the only way a key time it keeps can pass the largest
@@ -301,9 +299,9 @@ struct curve_group {
     double tolerance;
 };
 
-curve_group group_of(curve_id id, const thinning& t) noexcept {
-    const std::size_t i = to_index(id);
-    if (kind_of(id) == curve_kind::bool_curve) return {i, 1, 0.0};
+curve_group group_of(const detail::walk_curve& c, const thinning& t) noexcept {
+    const std::size_t i = to_index(c.id);
+    if (c.kind == curve_kind::bool_curve) return {i, 1, 0.0};
     if (i >= gaze_first) {
         const bool origin = i < gaze_first + 3;
         return {origin ? gaze_first : gaze_first + 3, 3,
@@ -335,7 +333,7 @@ class converter {
     }
 
     // Whether the file written holds full keyframes.
-    bool full() const noexcept { return target_.layout == layout::full; }
+    bool full() const noexcept { return detail::full_float_keys(target_); }
 
     void run() {
         const block_flags blocks = target_.blocks;
@@ -344,16 +342,15 @@ class converter {
             return;
         }
         encoder_.write_header(1, o_.minor, target_.layout, blocks);
-        const std::size_t count = curve_count(blocks);
-        for (std::size_t i = 0;
-             i < count && !encoder_.status() && !shift_.overflowed() && !r_.source_failed;) {
-            const curve_id id = curve_at(blocks, i);
+        for (std::size_t i = 0; i < target_.curve_count && !encoder_.status() &&
+                                !shift_.overflowed() && !r_.source_failed;) {
+            const detail::walk_curve c = detail::curve_of_walk(target_, i);
             if (o_.thin) {
-                const curve_group g = group_of(id, *o_.thin);
+                const curve_group g = group_of(c, *o_.thin);
                 write_group(g);
                 i += g.count;
             } else {
-                write_curve(id);
+                write_curve(c.id);
                 ++i;
             }
         }
@@ -430,8 +427,7 @@ class converter {
 
     // Whether the compact target drops fields of this source key that change playback.
     bool drops_curve(const windowed_curve& wc) const noexcept {
-        return !full() && wc.source().kind == curve_kind::float_curve &&
-               wc.source().keys.stride() == full_keyframe_size;
+        return detail::narrowing_drops_shape(wc.source().kind, wc.source().keys.stride(), target_);
     }
 
     // Writes the keys of `wc` whose flag in `keep` is set, at their times in `times`: what
@@ -479,7 +475,7 @@ class converter {
         if (const keyframe* edge = wc.from_edge()) write_one(*edge);
         const curve_view& c = wc.source();
         const std::size_t in_stride = c.keys.stride();
-        const std::size_t out_stride = detail::keyframe_stride(target_, c.kind);
+        const std::size_t out_stride = detail::stride_of(target_, c.id);
         // Keys per block: a piece of the source to release, or as many as the buffers hold.
         const std::size_t block = keys_.copies(in_stride, out_stride)
                                       ? release_piece / in_stride
@@ -688,10 +684,10 @@ class converter {
 
 }  // namespace
 
-// The source is framed as FORMAT.md sections 2-5 lay it out: the header (detail::check_header),
-// each curve of its blocks as 12 bytes of header and its keys, then a marker list or the end.
-// A field that straddles two pieces is gathered in carry_.
-class stream_converter::impl {
+// The source is framed by the walk the stream validator uses (detail::layout_walk, checking only
+// what frames the file), fed from the first byte after its header; this writes what the walk
+// visits.
+class stream_converter::impl final : private detail::walk_visitor {
   public:
     impl(inputanim::layout source, byte_sink& sink, const convert_options& o,
          convert_result& r) noexcept
@@ -704,107 +700,49 @@ class stream_converter::impl {
           keys_(encoder_, shift_) {}
 
     void feed(const std::byte* p, std::size_t n) {
-        while (n > 0 && !r_.error) {
-            switch (stage_) {
-                case stage::header:
-                    on_header(p, n);
-                    break;
-                case stage::curve_header:
-                    if (gather(p, n, curve_header_size)) on_curve_header();
-                    break;
-                case stage::keys:
-                    on_keys(p, n);
-                    break;
-                case stage::marker_count:
-                    if (gather(p, n, 4)) on_marker_count();
-                    break;
-                case stage::marker_time:
-                    if (gather(p, n, 4)) {
-                        marker_time_ = detail::load_f32_le(carry_.data());
-                        length_ = {};
-                        stage_ = stage::name_length;
-                    }
-                    break;
-                case stage::name_length:
-                    on_length_byte(std::to_integer<std::uint8_t>(*p));
-                    ++p;
-                    --n;
-                    break;
-                case stage::name:
-                    on_name(p, n);
-                    break;
-                case stage::end:
-                    return malformed();
-            }
+        if (!header_read_) {
+            const detail::header_check h = detail::gather_header(head_.data(), head_size_, p, n);
+            if (h.error) return cannot_frame();
+            if (!h.whole()) return;
+            start(h);
         }
+        walk_.feed(p, n);
+        if (walk_.failed()) cannot_frame();
     }
 
     void finish() {
-        if (r_.error) return;
-        if (stage_ == stage::marker_count && carry_size_ == 0) {
-            // The file ends after its last curve, as the published page describes.
+        if (!header_read_) return cannot_frame();
+        walk_.finish();
+        if (walk_.failed()) return cannot_frame();
+        if (!walk_.has_marker_list()) {
             r_.marker_list_added = true;
             encoder_.begin_markers(0);
-        } else if (stage_ != stage::end) {
-            return malformed();
         }
         r_.error = encoder_.finish();
     }
 
   private:
-    enum class stage : std::uint8_t {
-        header,
-        curve_header,
-        keys,
-        marker_count,
-        marker_time,
-        name_length,
-        name,
-        end
-    };
-
-    void malformed() noexcept { r_.error = convert_error::cannot_frame; }
+    // The first error stands: after it, nothing is written and nothing counted.
+    void cannot_frame() noexcept {
+        if (!r_.error) r_.error = convert_error::cannot_frame;
+    }
     void check() noexcept {
         if (!r_.error) r_.error = encoder_.status();
     }
-
-    // Gathers `need` bytes of a field in carry_: true once they are all there (carry_ is then
-    // empty for the next field, its bytes still readable).
-    bool gather(const std::byte*& p, std::size_t& n, std::size_t need) noexcept {
-        const std::size_t take = std::min(need - carry_size_, n);
-        std::memcpy(carry_.data() + carry_size_, p, take);
-        carry_size_ += take;
-        p += take;
-        n -= take;
-        if (carry_size_ < need) return false;
-        carry_size_ = 0;
-        return true;
-    }
-
-    void on_header(const std::byte*& p, std::size_t& n) {
-        // As many bytes as the header's rule asks for next, so that none of the first curve's
-        // is taken.
-        const detail::header_check h = detail::check_header(carry_.data(), carry_size_);
-        const std::size_t take = std::min(h.need - carry_size_, n);
-        std::memcpy(carry_.data() + carry_size_, p, take);
-        carry_size_ += take;
-        p += take;
-        n -= take;
-        const detail::header_check now = detail::check_header(carry_.data(), carry_size_);
-        if (now.error) return malformed();
-        if (now.whole()) {
-            carry_size_ = 0;
-            start(now);
-        }
+    // What a field of the source writes, and what its end brings (a curve's end, a marker's),
+    // goes on after an error in that field; nothing goes on after an error in an earlier one.
+    bool go_on() noexcept {
+        halted_ = static_cast<bool>(r_.error);
+        return !halted_;
     }
 
     void start(const detail::header_check& h) {
+        header_read_ = true;
         source_ = detail::v1_header(1, h.minor, source_layout_, h.blocks);
         target_ = detail::v1_header(1, minor_, layout_, h.blocks);
         encoder_.write_header(1, minor_, target_.layout, target_.blocks);
         check();
-        stage_ = stage::curve_header;
-        if (source_.curve_count == 0) end_curves();
+        walk_.start(source_, h.size, detail::walk_checks::framing, {}, false, this);
     }
 
     // Empty curves for the target's curves before `index` (curve_id order) that the source
@@ -819,38 +757,33 @@ class stream_converter::impl {
         check();
     }
 
-    void on_curve_header() {
-        const std::int32_t pre = detail::load_i32_le(carry_.data());
-        const std::int32_t post = detail::load_i32_le(carry_.data() + 4);
-        const std::int32_t count = detail::load_i32_le(carry_.data() + 8);
-        if (count < 0) return malformed();
-        const curve_id id = curve_at(source_.blocks, next_source_);
+    void curve(const detail::curve_start& c) override {
+        if (!go_on()) return;
+        const curve_id id = c.curve.id;
         fill_until(to_index(id));
-        if (r_.error) return;
-        const curve_kind kind = kind_of(id);
-        in_stride_ = detail::keyframe_stride(source_, kind);
-        out_stride_ = detail::keyframe_stride(target_, kind);
-        keys_left_ = static_cast<std::uint32_t>(count);
+        if (r_.error) {
+            halted_ = true;
+            return;
+        }
+        in_stride_ = c.curve.stride;
+        out_stride_ = detail::stride_of(target_, id);
         curved_ = 0;
-        count_curved_ = target_.layout == layout::compact && kind == curve_kind::float_curve &&
-                        in_stride_ == full_keyframe_size;
+        count_curved_ = detail::narrowing_drops_shape(c.curve.kind, in_stride_, target_);
         writing_ =
             next_target_ < target_.curve_count && curve_at(target_.blocks, next_target_) == id;
         if (writing_) {
             ++next_target_;
-            encoder_.begin_curve(id, pre, post, keys_left_);
+            encoder_.begin_curve(id, c.pre_wrap, c.post_wrap, c.keys);
             check();
         } else {
             // A v1.0 target has no eye gaze.
             ++r_.gaze_curves_dropped;
-            r_.gaze_keys_dropped += keys_left_;
+            r_.gaze_keys_dropped += c.keys;
         }
-        stage_ = stage::keys;
-        if (keys_left_ == 0) end_curve();
     }
 
-    void write_keys(const std::byte* in, std::size_t count) {
-        if (!writing_) return;
+    void keys(const std::byte* in, std::size_t count) override {
+        if (!go_on() || !writing_) return;
         const std::size_t block = keys_.copies(in_stride_, out_stride_)
                                       ? count
                                       : key_writer::block_keys(in_stride_, out_stride_);
@@ -863,83 +796,36 @@ class stream_converter::impl {
         }
     }
 
-    void on_keys(const std::byte*& p, std::size_t& n) {
-        if (carry_size_ != 0) {
-            if (!gather(p, n, in_stride_)) return;
-            write_keys(carry_.data(), 1);
-            --keys_left_;
-        }
-        const std::size_t whole = std::min<std::size_t>(keys_left_, n / in_stride_);
-        write_keys(p, whole);
-        keys_left_ -= static_cast<std::uint32_t>(whole);
-        p += whole * in_stride_;
-        n -= whole * in_stride_;
-        if (keys_left_ == 0) return end_curve();
-        // Part of the next key: gathered with the next piece.
-        gather(p, n, in_stride_);
+    void curve_end(float) override {
+        if (halted_ || curved_ == 0) return;
+        ++r_.curved_curves;
+        r_.curved_keys += curved_;
     }
 
-    void end_curve() {
-        if (curved_ != 0) {
-            ++r_.curved_curves;
-            r_.curved_keys += curved_;
-        }
-        ++next_source_;
-        if (next_source_ == source_.curve_count) {
-            end_curves();
-        } else {
-            stage_ = stage::curve_header;
-        }
+    void curves_end() override {
+        if (!halted_) fill_until(curve_id_count);
     }
 
-    void end_curves() {
-        fill_until(curve_id_count);
-        stage_ = stage::marker_count;
-    }
-
-    void on_marker_count() {
-        const std::int32_t count = detail::load_i32_le(carry_.data());
-        if (count < 0) return malformed();
-        markers_left_ = static_cast<std::uint32_t>(count);
-        encoder_.begin_markers(markers_left_);
+    void marker_list(std::uint64_t, std::uint32_t count) override {
+        if (!go_on()) return;
+        encoder_.begin_markers(count);
         check();
-        stage_ = markers_left_ == 0 ? stage::end : stage::marker_time;
     }
 
-    void on_length_byte(std::uint8_t b) {
-        switch (length_.add(b)) {
-            case detail::length_decoder::step::more:
-                return;
-            case detail::length_decoder::step::too_long:
-                return malformed();
-            case detail::length_decoder::step::done:
-                break;
-        }
-        if (length_.value() >
-            static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max())) {
-            return malformed();
-        }
-        name_left_ = length_.value();
-        encoder_.begin_marker(marker_time_, static_cast<std::size_t>(name_left_));
+    void marker(float time, std::uint64_t name_bytes) override {
+        if (!go_on()) return;
+        encoder_.begin_marker(time, static_cast<std::size_t>(name_bytes));
         check();
-        stage_ = stage::name;
-        if (name_left_ == 0) end_marker();
     }
 
-    void on_name(const std::byte*& p, std::size_t& n) {
-        const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(name_left_, n));
-        encoder_.write_marker_name({p, take});
+    void name(const std::byte* p, std::size_t n) override {
+        if (!go_on()) return;
+        encoder_.write_marker_name({p, n});
         check();
-        name_left_ -= take;
-        p += take;
-        n -= take;
-        if (name_left_ == 0) end_marker();
     }
 
-    void end_marker() {
-        ++r_.markers_written;
-        --markers_left_;
-        stage_ = markers_left_ == 0 ? stage::end : stage::marker_time;
+    void marker_end() override {
+        if (!halted_) ++r_.markers_written;
     }
 
     const inputanim::layout source_layout_;
@@ -951,27 +837,23 @@ class stream_converter::impl {
     time_shift shift_;
     key_writer keys_;
 
-    stage stage_ = stage::header;
-    std::array<std::byte, full_keyframe_size> carry_{};
-    std::size_t carry_size_ = 0;
+    // The source's header, gathered until it is whole; then the walk of what follows.
+    std::array<std::byte, v11_flags_offset + 3> head_{};
+    std::uint8_t head_size_ = 0;
+    bool header_read_ = false;
+    detail::layout_walk walk_;
+    bool halted_ = false;
     // What the source holds, as its header says, and what the file written holds.
     file_header source_{};
     file_header target_{};
-    // The next curve of the source's blocks, and of the target's, by their index in file order.
-    std::size_t next_source_ = 0;
+    // The next curve of the target's blocks, by its index in file order.
     std::size_t next_target_ = 0;
     // The curve being read.
     std::size_t in_stride_ = 0;
     std::size_t out_stride_ = 0;
-    std::uint32_t keys_left_ = 0;
     bool writing_ = false;
     bool count_curved_ = false;
     std::uint64_t curved_ = 0;
-    // The marker list.
-    std::uint32_t markers_left_ = 0;
-    float marker_time_ = 0.0f;
-    detail::length_decoder length_{};
-    std::uint64_t name_left_ = 0;
 };
 
 stream_converter::stream_converter(inputanim::layout source, byte_sink& sink,
@@ -1037,8 +919,8 @@ std::error_code make_error_code(convert_error e) noexcept {
 
 std::error_code convert_options::problem() const noexcept {
     if (minor != 0 && minor != 1) return option_error::bad_version;
-    if (layout != layout::compact && layout != layout::full) return option_error::bad_layout;
-    if ((from && !std::isfinite(*from)) || (to && !std::isfinite(*to))) {
+    if (!detail::known_layout(layout)) return option_error::bad_layout;
+    if ((from && !detail::valid_window_end(*from)) || (to && !detail::valid_window_end(*to))) {
         return option_error::window_not_finite;
     }
     if (from && to && *from > *to) return option_error::window_reversed;

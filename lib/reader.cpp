@@ -169,8 +169,7 @@ item reader::next_marker_list() noexcept {
         state_ = state::done;
         return item::end;
     }
-    // A file that ends right after its last curve has no marker list (the published page).
-    if (remaining() == 0) {
+    if (detail::ends_after_curves(header_, remaining())) {
         state_ = state::done;
         return item::end;
     }

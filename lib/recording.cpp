@@ -7,6 +7,7 @@
 #include <cerrno>
 
 #include "detail/descriptor_io.hpp"
+#include "detail/layout_walk.hpp"
 #include "detail/load.hpp"
 #include "detail/marker.hpp"
 #include "detail/rules.hpp"
@@ -115,86 +116,66 @@ bool recording::open_by_reads(std::span<const std::byte> bytes, int fd,
     return chosen < c.count;
 }
 
-// reader's structural walk (next_curve, next_marker_list, next_marker) under header.layout,
-// through reads of the file: `unsound` where the reader would stop with a structural error,
-// `not_by_reads` for what this walk leaves to open() (a limit, a failed read, a long marker
-// list).
+// reader's structural walk under `header`, as the push walk of a validator at level structure
+// (detail::layout_walk) takes it, fed by reads of the file: `unsound` where the reader would
+// stop with a structural error, `not_by_reads` for what this walk leaves to open() (a limit, a
+// failed read, a long marker list). Of each curve's keys the walk is fed the first and the last
+// (their times are the summary's), and skips the rest.
 recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64_t first_curve,
                                          const limits& lim) noexcept {
+    // The curves into the table, and where the markers start.
+    struct table_visitor final : detail::walk_visitor {
+        explicit table_visitor(recording& r) noexcept : rec(r) {}
+        void curve(const detail::curve_start& c) override {
+            curve_view& v = rec.table_[rec.count_];
+            v.id = c.curve.id;
+            v.index = c.index;
+            v.kind = c.curve.kind;
+            v.pre_wrap = c.pre_wrap;
+            v.post_wrap = c.post_wrap;
+            v.offset = c.offset;
+            v.keys = keyframes_view(rec.bytes_.data() + c.offset + curve_header_size, c.keys,
+                                    c.curve.stride);
+            rec.by_id_[to_index(v.id)] = static_cast<std::uint16_t>(rec.count_);
+        }
+        void curve_end(float first_time) override { rec.first_times_[rec.count_++] = first_time; }
+        void marker_list(std::uint64_t offset, std::uint32_t count) override {
+            if (count > 0) first_marker = offset + 4;
+        }
+        recording& rec;
+        std::uint64_t first_marker = 0;
+    } table(*this);
+    detail::layout_walk w;
+    w.start(header, first_curve, detail::walk_checks::structure, lim, false, &table);
     const std::uint64_t size = bytes_.size();
-    std::uint64_t pos = first_curve;
-    detail::walk_totals totals;
-    // Each read takes the previous curve's last key (its time), this curve's header and its
-    // first key's time: one read per boundary.
-    std::array<std::byte, full_keyframe_size + curve_header_size + 4> buffer{};
-    std::uint64_t previous_last = 0;
-    bool previous_keys = false;
-    for (std::uint16_t i = 0; i < header.curve_count; ++i) {
-        if (size - pos < curve_header_size) return walk::unsound;
-        const std::uint64_t from = previous_keys ? previous_last : pos;
-        const std::uint64_t to = std::min(size, pos + curve_header_size + 4);
-        if (!read_exactly(fd, from, {buffer.data(), static_cast<std::size_t>(to - from)})) {
-            return walk::not_by_reads;
+    // Each read takes a curve's last key, the next curve's header and its first key: one read
+    // per boundary.
+    std::array<std::byte, 2 * full_keyframe_size + curve_header_size> buffer{};
+    // Past the end of a complete walk, what is left of the file is trailing_bytes.
+    while (!w.failed()) {
+        w.skip_keys();
+        const std::uint64_t at = w.next_offset();
+        if (at >= size) break;
+        if (w.curves_read()) {
+            // The marker list and the markers, read whole.
+            std::array<std::byte, 4096> tail{};
+            if (size - at > tail.size()) return walk::not_by_reads;
+            const std::span<std::byte> list(tail.data(), static_cast<std::size_t>(size - at));
+            if (!read_exactly(fd, at, list)) return walk::not_by_reads;
+            w.feed(list.data(), list.size());
+            break;
         }
-        if (previous_keys) totals.last_key(detail::load_f32_le(buffer.data()));
-        const std::byte* p = buffer.data() + (pos - from);
-        const detail::walk_curve wc = detail::curve_of_walk(header, i);
-        const detail::curve_step s = detail::step_curve(p, size - pos, wc.stride, lim, totals.keys);
-        if (s.error) {
-            return detail::is_limit(s.error) ? walk::not_by_reads : walk::unsound;
-        }
-        const std::uint32_t n = s.keys;
-        curve_view& c = table_[count_];
-        c.id = wc.id;
-        c.index = i;
-        c.kind = wc.kind;
-        c.pre_wrap = detail::load_i32_le(p);
-        c.post_wrap = detail::load_i32_le(p + 4);
-        c.offset = pos;
-        c.keys = keyframes_view(bytes_.data() + pos + curve_header_size, n, wc.stride);
-        // The keys fit, so the first key's time is within the read.
-        first_times_[count_] = n > 0 ? detail::load_f32_le(p + curve_header_size) : 0.0f;
-        if (n > 0) totals.first_key(first_times_[count_]);
-        by_id_[to_index(c.id)] = static_cast<std::uint16_t>(count_++);
-        previous_keys = n > 0;
-        if (n > 0) previous_last = pos + curve_header_size + std::uint64_t{n - 1} * wc.stride;
-        pos += s.size;
-        ++totals.curves;
-        totals.keys += n;
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - at));
+        if (!read_exactly(fd, at, {buffer.data(), n})) return walk::not_by_reads;
+        w.feed(buffer.data(), n);
     }
-    if (previous_keys) {
-        if (!read_exactly(fd, previous_last, {buffer.data(), 4})) return walk::not_by_reads;
-        totals.last_key(detail::load_f32_le(buffer.data()));
-    }
-    std::uint64_t first_marker = 0;
-    if (pos != size) {
-        // The marker list and the markers, read whole.
-        std::array<std::byte, 4096> tail{};
-        if (size - pos > tail.size()) return walk::not_by_reads;
-        const std::span<std::byte> list(tail.data(), static_cast<std::size_t>(size - pos));
-        if (!read_exactly(fd, pos, list)) return walk::not_by_reads;
-        if (list.size() < 4) return walk::unsound;
-        if (const detail::fault f = detail::check_marker_count(list.data(), lim)) {
-            return detail::is_limit(f) ? walk::not_by_reads : walk::unsound;
-        }
-        const auto count = static_cast<std::uint32_t>(detail::load_i32_le(list.data()));
-        std::uint64_t at = 4;
-        marker_view m{};
-        for (std::uint32_t k = 0; k < count; ++k) {
-            const detail::marker_result r = detail::read_marker(list, at, lim, m);
-            if (r.error) {
-                return detail::is_limit(r.error) ? walk::not_by_reads : walk::unsound;
-            }
-            at = r.end;
-        }
-        if (at != list.size()) return walk::unsound;
-        totals.has_markers = true;
-        totals.markers = count;
-        if (count > 0) first_marker = pos + 4;
+    w.finish();
+    if (w.failed()) {
+        return detail::is_limit(w.structural_error()) ? walk::not_by_reads : walk::unsound;
     }
     header_ = header;
-    totals.fill(summary_, header);
-    if (totals.has_markers) markers_ = marker_range(bytes_, first_marker, totals.markers);
+    w.fill(summary_);
+    if (summary_.markers) markers_ = marker_range(bytes_, table.first_marker, *summary_.markers);
     return walk::sound;
 }
 

@@ -14,13 +14,27 @@ namespace inputanim {
 
 namespace detail {
 
-void layout_walk::start(const file_header& h, std::uint64_t offset, bool content, const limits& lim,
-                        bool defer_limits) noexcept {
+header_check gather_header(std::byte* gathered, std::uint8_t& size, const std::byte*& p,
+                           std::size_t& n) noexcept {
+    for (;;) {
+        const header_check h = check_header(gathered, size);
+        if (h.error || h.whole() || n == 0) return h;
+        const std::size_t take = std::min(h.need - size, n);
+        std::memcpy(gathered + size, p, take);
+        size = static_cast<std::uint8_t>(size + take);
+        p += take;
+        n -= take;
+    }
+}
+
+void layout_walk::start(const file_header& h, std::uint64_t offset, walk_checks checks,
+                        const limits& lim, bool defer_limits, walk_visitor* visitor) {
     *this = layout_walk{};
     header_ = h;
-    content_checks_ = content;
-    limits_ = lim;
+    checks_ = checks;
+    limits_ = checks == walk_checks::framing ? limits{} : lim;
     defer_limits_ = defer_limits;
+    visitor_ = visitor;
     field_offset_ = offset;
     curve_count_ = h.curve_count;
     begin_curve();
@@ -55,9 +69,23 @@ std::size_t layout_walk::field_size() const noexcept {
     }
 }
 
-void layout_walk::feed(const std::byte* p, std::size_t n) noexcept {
+void layout_walk::feed(const std::byte* p, std::size_t n) {
     while (n > 0) {
         switch (state_) {
+            case state::keyframe:
+                // Whole keys go as a run; a key that straddles chunks is gathered in the carry.
+                if (carry_size_ == 0 && n >= stride_) {
+                    // The run's bytes, before its last key ends the curve and the next curve's
+                    // stride takes over.
+                    const std::size_t bytes =
+                        std::min<std::size_t>(key_count_ - keys_read_, n / stride_) * stride_;
+                    on_keys(p, bytes / stride_);
+                    p += bytes;
+                    n -= bytes;
+                    break;
+                }
+                gather(p, n);
+                break;
             case state::name_length:
                 on_length_byte(std::to_integer<std::uint8_t>(*p));
                 ++p;
@@ -87,29 +115,34 @@ void layout_walk::feed(const std::byte* p, std::size_t n) noexcept {
                     n -= need;
                     break;
                 }
-                // The field straddles chunks: gather it in the carry.
-                const std::size_t take = std::min(need - carry_size_, n);
-                std::memcpy(carry_.data() + carry_size_, p, take);
-                carry_size_ = static_cast<std::uint8_t>(carry_size_ + take);
-                p += take;
-                n -= take;
-                if (carry_size_ == need) {
-                    carry_size_ = 0;
-                    on_field(carry_.data());
-                }
+                gather(p, n);
                 break;
             }
         }
     }
 }
 
-void layout_walk::on_field(const std::byte* f) noexcept {
+// A field that straddles chunks: its bytes gathered in the carry until it is whole.
+void layout_walk::gather(const std::byte*& p, std::size_t& n) {
+    const std::size_t need = field_size();
+    const std::size_t take = std::min(need - carry_size_, n);
+    std::memcpy(carry_.data() + carry_size_, p, take);
+    carry_size_ = static_cast<std::uint8_t>(carry_size_ + take);
+    p += take;
+    n -= take;
+    if (carry_size_ == need) {
+        carry_size_ = 0;
+        on_field(carry_.data());
+    }
+}
+
+void layout_walk::on_field(const std::byte* f) {
     switch (state_) {
         case state::curve_header:
             on_curve_header(f);
             break;
         case state::keyframe:
-            on_keyframe(f);
+            on_keys(f, 1);
             break;
         case state::marker_list:
             on_marker_list(f);
@@ -122,10 +155,11 @@ void layout_walk::on_field(const std::byte* f) noexcept {
     }
 }
 
-void layout_walk::begin_curve() noexcept {
-    if (totals_.curves == curve_count_) {
+void layout_walk::begin_curve() {
+    if (curves_read()) {
         state_ = ends_with_trailer(header_) ? state::trailer : state::marker_list;
         trailer_offset_ = field_offset_;
+        if (visitor_ != nullptr) visitor_->curves_end();
         return;
     }
     const walk_curve c = curve_of_walk(header_, totals_.curves);
@@ -137,8 +171,10 @@ void layout_walk::begin_curve() noexcept {
 }
 
 // The keyframes' fit is known only when they have all arrived (or at finish, as `truncated`).
-void layout_walk::on_curve_header(const std::byte* f) noexcept {
-    if (const fault e = check_curve_header(f, limits_, totals_.keys)) {
+void layout_walk::on_curve_header(const std::byte* f) {
+    const fault e = checks_ == walk_checks::framing ? check_curve_count(f, limits_, totals_.keys)
+                                                    : check_curve_header(f, limits_, totals_.keys);
+    if (e) {
         if (!is_limit(e)) {
             return fail(e.code, curve_offset_ + e.offset, error_place::curve, -1, e.limit);
         }
@@ -147,6 +183,14 @@ void layout_walk::on_curve_header(const std::byte* f) noexcept {
     }
     key_count_ = curve_key_count(f);
     keys_read_ = 0;
+    if (visitor_ != nullptr) {
+        visitor_->curve({{curve_, kind_, stride_},
+                         static_cast<std::uint16_t>(totals_.curves),
+                         curve_offset_,
+                         load_i32_le(f),
+                         load_i32_le(f + 4),
+                         key_count_});
+    }
     field_offset_ += curve_header_size;
     if (key_count_ == 0) {
         end_curve();
@@ -155,10 +199,24 @@ void layout_walk::on_curve_header(const std::byte* f) noexcept {
     }
 }
 
-void layout_walk::on_keyframe(const std::byte* f) noexcept {
+// Without content checks only the run's first and last key times are read.
+void layout_walk::on_keys(const std::byte* p, std::size_t n) {
+    if (checks_ == walk_checks::content) {
+        for (std::size_t i = 0; i < n; ++i) check_key(p + i * stride_);
+    } else {
+        if (keys_read_ == 0) first_time_ = load_f32_le(p);
+        last_time_ = load_f32_le(p + (n - 1) * stride_);
+        keys_read_ += static_cast<std::uint32_t>(n);
+        field_offset_ += std::uint64_t{n} * stride_;
+    }
+    if (visitor_ != nullptr) visitor_->keys(p, n);
+    if (keys_read_ == key_count_) end_curve();
+}
+
+void layout_walk::check_key(const std::byte* f) noexcept {
     const float t = load_f32_le(f);
     if (keys_read_ == 0) first_time_ = t;
-    if (content_checks_ && content_.code == errc::ok) {
+    if (content_.code == errc::ok) {
         const keyframe_fault fault =
             check_keyframe(f, stride_ == full_keyframe_size, kind_ == curve_kind::bool_curve,
                            keys_read_ == 0, last_time_);
@@ -168,11 +226,19 @@ void layout_walk::on_keyframe(const std::byte* f) noexcept {
     }
     last_time_ = t;
     field_offset_ += stride_;
-    if (++keys_read_ == key_count_) end_curve();
+    ++keys_read_;
+}
+
+void layout_walk::skip_keys() noexcept {
+    if (state_ != state::keyframe || carry_size_ != 0 || keys_read_ == 0) return;
+    const std::uint32_t skipped = key_count_ - 1 - keys_read_;
+    keys_read_ += skipped;
+    field_offset_ += std::uint64_t{skipped} * stride_;
 }
 
 // The curve is whole: what recording::open takes from a yielded curve.
-void layout_walk::end_curve() noexcept {
+void layout_walk::end_curve() {
+    if (visitor_ != nullptr) visitor_->curve_end(key_count_ > 0 ? first_time_ : 0.0f);
     tallies_[to_index(curve_)] = tally{key_count_, first_time_};
     if (key_count_ > 0) {
         totals_.first_key(first_time_);
@@ -183,7 +249,7 @@ void layout_walk::end_curve() noexcept {
     begin_curve();
 }
 
-void layout_walk::on_marker_list(const std::byte* f) noexcept {
+void layout_walk::on_marker_list(const std::byte* f) {
     if (const fault e = check_marker_count(f, limits_)) {
         if (!is_limit(e)) {
             return fail(e.code, field_offset_ + e.offset, error_place::markers, -1, e.limit);
@@ -194,6 +260,7 @@ void layout_walk::on_marker_list(const std::byte* f) noexcept {
     }
     totals_.has_markers = true;
     totals_.markers = static_cast<std::uint32_t>(load_i32_le(f));
+    if (visitor_ != nullptr) visitor_->marker_list(field_offset_, totals_.markers);
     field_offset_ += 4;
     begin_marker();
 }
@@ -208,8 +275,9 @@ void layout_walk::begin_marker() noexcept {
 }
 
 void layout_walk::on_marker_time(const std::byte* f) noexcept {
-    if (content_checks_) {
-        if (const errc e = check_marker_time(load_f32_le(f)); e != errc::ok) {
+    marker_time_ = load_f32_le(f);
+    if (checks_ == walk_checks::content) {
+        if (const errc e = check_marker_time(marker_time_); e != errc::ok) {
             content_fault(e, marker_offset_, error_place::markers, marker_index_);
         }
     }
@@ -219,7 +287,7 @@ void layout_walk::on_marker_time(const std::byte* f) noexcept {
     state_ = state::name_length;
 }
 
-void layout_walk::on_length_byte(std::uint8_t b) noexcept {
+void layout_walk::on_length_byte(std::uint8_t b) {
     ++field_offset_;
     switch (length_.add(b)) {
         case length_decoder::step::more:
@@ -244,6 +312,7 @@ void layout_walk::on_length_byte(std::uint8_t b) noexcept {
     name_left_ = length_.value();
     utf8_ = utf8_decoder{};
     name_valid_ = true;
+    if (visitor_ != nullptr) visitor_->marker(marker_time_, name_left_);
     if (name_left_ == 0) {
         end_marker();
     } else {
@@ -251,12 +320,13 @@ void layout_walk::on_length_byte(std::uint8_t b) noexcept {
     }
 }
 
-void layout_walk::on_name(const std::byte* p, std::size_t n) noexcept {
-    if (content_checks_) {
+void layout_walk::on_name(const std::byte* p, std::size_t n) {
+    if (checks_ == walk_checks::content) {
         for (std::size_t i = 0; i < n && name_valid_; ++i) {
             name_valid_ = utf8_.add(std::to_integer<std::uint8_t>(p[i]));
         }
     }
+    if (visitor_ != nullptr) visitor_->name(p, n);
     name_left_ -= n;
     field_offset_ += n;
     if (name_left_ == 0) end_marker();
@@ -275,8 +345,9 @@ void layout_walk::on_trailer(const std::byte* p, std::size_t n) noexcept {
     trailer_last_ = std::to_integer<std::uint8_t>(p[n - 1]);
 }
 
-void layout_walk::end_marker() noexcept {
-    if (content_checks_) {
+void layout_walk::end_marker() {
+    if (visitor_ != nullptr) visitor_->marker_end();
+    if (checks_ == walk_checks::content) {
         if (const errc e = check_marker_name(name_valid_ && utf8_.at_boundary()); e != errc::ok) {
             content_fault(e, name_offset_, error_place::markers, marker_index_);
         }
@@ -287,7 +358,7 @@ void layout_walk::end_marker() noexcept {
 
 // The end of the input inside a field: `truncated` where validate's walk would have found too few
 // bytes left for it.
-void layout_walk::finish() noexcept {
+void layout_walk::finish() {
     switch (state_) {
         case state::curve_header:
             fail(errc::truncated, curve_offset_, error_place::curve);
@@ -296,9 +367,7 @@ void layout_walk::finish() noexcept {
             fail(errc::truncated, curve_offset_ + curve_header_size, error_place::curve, 0);
             break;
         case state::marker_list:
-            // Nothing after the last curve: a file without a marker list, as the published page
-            // describes it.
-            if (carry_size_ == 0) {
+            if (ends_after_curves(header_, carry_size_)) {
                 state_ = state::end;
             } else {
                 fail(errc::truncated, field_offset_, error_place::markers);
@@ -413,28 +482,16 @@ stream_status stream_validator::feed(std::span<const std::byte> chunk) noexcept 
 // `truncated` rather than judged on a part, and no byte of the first curve is taken.
 void stream_validator::feed_header(const std::byte*& p, std::size_t& n) noexcept {
     if (start_named_2019()) return;
-    while (n > 0) {
-        const detail::header_check h = detail::check_header(header_.data(), header_size_);
-        const std::size_t take = std::min(h.need - header_size_, n);
-        std::memcpy(header_.data() + header_size_, p, take);
-        header_size_ = static_cast<std::uint8_t>(header_size_ + take);
-        p += take;
-        n -= take;
-        if (header_size_ < h.need) return;
-        const detail::header_check now = detail::check_header(header_.data(), header_size_);
-        const detail::layout_candidates c =
-            detail::header_candidates(now, header_.data(), options_.layout);
-        if (c.count > 0) {
-            start_walks(c);
-            // When detecting, those first bytes belong to the first curve of a 2019 layout, if
-            // it is one.
-            if (c.detecting) {
-                for (std::size_t i = 0; i < walk_count_; ++i)
-                    walk(walks_, i).feed(header_.data(), header_size_);
-            }
-            return;
-        }
-        if (now.error) return fail_header(now.error.code, now.error.offset);
+    const detail::header_check h = detail::gather_header(header_.data(), header_size_, p, n);
+    if (!h.error && !h.whole()) return;
+    const detail::layout_candidates c =
+        detail::header_candidates(h, header_.data(), options_.layout);
+    if (c.count == 0) return fail_header(h.error.code, h.error.offset);
+    start_walks(c);
+    // When detecting, those first bytes belong to the first curve of a 2019 layout, if it is one.
+    if (c.detecting) {
+        for (std::size_t i = 0; i < walk_count_; ++i)
+            walk(walks_, i).feed(header_.data(), header_size_);
     }
 }
 
@@ -448,7 +505,9 @@ void stream_validator::start_walks(const Candidates& c) noexcept {
     walk_count_ = c.count;
     for (std::size_t i = 0; i < c.count; ++i) {
         walk(walks_, i).start(c.starts[i].header, c.starts[i].first_curve,
-                              options_.level == level::full, options_.limits, c.detecting);
+                              options_.level == level::full ? detail::walk_checks::content
+                                                            : detail::walk_checks::structure,
+                              options_.limits, c.detecting);
     }
 }
 

@@ -65,7 +65,7 @@ bool encoder::misuse(bool wrong) noexcept {
 }
 
 bool encoder::curves_done() const noexcept {
-    return stage_ == stage::curves && next_curve_ == curve_total_ && left_ == 0;
+    return stage_ == stage::curves && next_curve_ == header_.curve_count && left_ == 0;
 }
 
 bool encoder::reserve(std::size_t n) noexcept {
@@ -90,12 +90,6 @@ void encoder::put_i32(std::int32_t v) noexcept {
     used_ += 4;
 }
 
-void encoder::put_u64(std::uint64_t v) noexcept {
-    if (!reserve(8)) return;
-    detail::store_u64_le(buffer_.data() + used_, v);
-    used_ += 8;
-}
-
 void encoder::put_f32(float v) noexcept {
     if (!reserve(4)) return;
     detail::store_f32_le(buffer_.data() + used_, v);
@@ -116,26 +110,18 @@ void encoder::put_bytes(std::span<const std::byte> bytes) noexcept {
 std::error_code encoder::write_header(int major, int minor, inputanim::layout layout,
                                       block_flags blocks) {
     if (error_ || misuse(stage_ != stage::start)) return error_;
-    const file_header h = detail::v1_header(major, minor, layout, blocks);
-    blocks_ = h.blocks;
-    full_ = h.layout == layout::full;
-    curve_total_ = h.curve_count;
+    header_ = detail::v1_header(major, minor, layout, blocks);
     stage_ = stage::curves;
-    put_u64(file_magic);
-    put_i32(major);
-    put_i32(minor);
-    if (detail::has_block_flags(h)) {
-        put_u8(blocks_.camera ? 1 : 0);
-        put_u8(blocks_.hands ? 1 : 0);
-        put_u8(blocks_.gaze ? 1 : 0);
-    }
+    const detail::encoded_header e = detail::encode_header(header_);
+    put_bytes(std::span(e.bytes).first(e.size));
     return error_;
 }
 
 std::error_code encoder::begin_curve(curve_id id, std::int32_t pre_wrap, std::int32_t post_wrap,
                                      std::size_t key_count) {
-    if (error_ || misuse(stage_ != stage::curves || left_ != 0 || next_curve_ == curve_total_ ||
-                         curve_at(blocks_, next_curve_) != id)) {
+    if (error_ ||
+        misuse(stage_ != stage::curves || left_ != 0 || next_curve_ == header_.curve_count ||
+               curve_at(header_.blocks, next_curve_) != id)) {
         return error_;
     }
     if (key_count > int32_max) {
@@ -144,7 +130,7 @@ std::error_code encoder::begin_curve(curve_id id, std::int32_t pre_wrap, std::in
     }
     ++next_curve_;
     left_ = key_count;
-    current_full_ = full_ && kind_of(id) == curve_kind::float_curve;
+    current_full_ = detail::stride_of(header_, id) == full_keyframe_size;
     put_i32(pre_wrap);
     put_i32(post_wrap);
     put_i32(static_cast<std::int32_t>(key_count));
@@ -258,10 +244,10 @@ namespace {
 
 std::size_t encoded_size(const model& m) noexcept {
     const file_header h = detail::v1_header(m.major, m.minor, m.layout, m.blocks);
-    std::size_t n = header_size + (detail::has_block_flags(h) ? 3 : 0);
+    std::size_t n = detail::encode_header(h).size;
     for (std::size_t i = 0; i < h.curve_count; ++i) {
-        const curve_id id = curve_at(h.blocks, i);
-        n += curve_header_size + m[id].keys.size() * detail::keyframe_stride(h, kind_of(id));
+        const detail::walk_curve c = detail::curve_of_walk(h, i);
+        n += curve_header_size + m[c.id].keys.size() * c.stride;
     }
     if (m.markers) {
         n += 4;

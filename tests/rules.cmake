@@ -1,7 +1,8 @@
 # Every rule of the format has one definition, in lib/detail/rules.hpp, and so has the layout
 # choice. The files that walk a recording (the pull reader, the push walker, recording's walk by
-# reads, validate's side-by-side walk and its parts, the content checks) and the input layer that
-# feeds the push walker only move bytes to the rules: the only codes they may name themselves are
+# reads, validate's side-by-side walk and its parts, the content checks), the conversion and the
+# writer, and the input layer that feeds the push walker only move bytes to the rules and write
+# what they say: the only codes they may name themselves are
 # the two that describe the walk rather than a field (`truncated`: the bytes ran out;
 # `trailing_bytes`: bytes follow the end), none may test a field's value against the format, and
 # none may name a layout, decide between layouts or between walks, or work out a curve's id, kind

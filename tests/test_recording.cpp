@@ -168,3 +168,28 @@ TEST(RecordingByReads, AFileShorterThanTheMappingIsDeclined) {
     EXPECT_FALSE(read.open_by_reads(view(b), file.fd()));
     EXPECT_TRUE(read.curves().empty());
 }
+
+// The walk by reads feeds the bytes around each curve boundary: a read that ends where the marker
+// list ends must not hide a byte after it. A full curve's last key (28 bytes), three empty curves
+// (12 each) and an empty marker list (4) fill one read exactly.
+TEST(RecordingByReads, AByteAfterTheMarkerListIsFoundWhereverTheReadsEnd) {
+    for (std::size_t empty_at_end = 0; empty_at_end < 6; ++empty_at_end) {
+        SCOPED_TRACE(empty_at_end);
+        model m = small_model(shape::v11_full);
+        const file_header h = v1_header(1, 1, layout::full, m.blocks);
+        for (std::size_t i = 0; i < h.curve_count; ++i) {
+            std::vector<keyframe>& keys = m[curve_at(h.blocks, i)].keys;
+            keys.clear();
+            if (i + empty_at_end < h.curve_count) keys.push_back(keyframe{0.0f, 0.0f});
+        }
+        m.markers = std::vector<marker>{};
+        bytes b = write(m);
+        b.push_back(std::byte{0});
+        const disk_file file(b);
+        recording walked;
+        EXPECT_EQ(walked.open(view(b), read_options{layout_choice::full}).code,
+                  errc::trailing_bytes);
+        recording read;
+        EXPECT_FALSE(read.open_by_reads(view(b), file.fd(), read_options{layout_choice::full}));
+    }
+}

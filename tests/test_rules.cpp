@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "detail/rules.hpp"
@@ -299,3 +300,76 @@ TEST(StepCurve, ReadsACurveHeaderAndItsKeysFitOrSaysWhereTheBytesRanOut) {
 }
 
 }  // namespace
+
+TEST(EndsAfterCurves, AFileWithoutAMarkerListEndsRightAfterItsLastCurveUnlessATrailerFollows) {
+    const file_header compact = of(v1_header(1), layout_choice::automatic).starts[0].header;
+    EXPECT_TRUE(ends_after_curves(compact, 0));
+    EXPECT_FALSE(ends_after_curves(compact, 1));
+    EXPECT_FALSE(ends_after_curves(compact, 3));
+    const layout_candidates may = of(no_magic(), layout_choice::may_2019);
+    EXPECT_FALSE(ends_after_curves(may.starts[0].header, 0));
+}
+
+TEST(CheckCurveCount, FramesACurveWhateverItsWrapModes) {
+    std::vector<std::byte> b;
+    put_u32(b, 99);  // no wrap mode
+    put_u32(b, 8);
+    put_u32(b, 3);
+    EXPECT_FALSE(check_curve_count(b.data(), limits{}, 0));
+    EXPECT_EQ(check_curve_header(b.data(), limits{}, 0).code, errc::bad_wrap_mode);
+    b[8] = std::byte{0xff};
+    b[11] = std::byte{0xff};
+    const fault negative = check_curve_count(b.data(), limits{}, 0);
+    EXPECT_EQ(negative.code, errc::negative_count);
+    EXPECT_EQ(negative.offset, 8u);
+}
+
+TEST(EncodeHeader, WritesTheMagicTheVersionAndTheV11FlagsAsTheHeaderRuleReadsThem) {
+    for (const int minor : {0, 1}) {
+        SCOPED_TRACE(minor);
+        const block_flags blocks{true, false, true};
+        const encoded_header e =
+            encode_header(detail::v1_header(1, minor, layout::compact, blocks));
+        EXPECT_EQ(std::vector<std::byte>(e.bytes.begin(), e.bytes.begin() + e.size),
+                  ::v1_header(minor, blocks));
+        const header_check h = check_header(e.bytes.data(), e.size);
+        ASSERT_TRUE(h.whole());
+        EXPECT_EQ(h.size, e.size);
+        EXPECT_EQ(h.minor, minor);
+    }
+}
+
+TEST(WrittenKeys, StrideFullFloatKeysAndNarrowingFollowTheHeader) {
+    const file_header compact = detail::v1_header(1, 1, layout::compact, {true, true, true});
+    const file_header full = detail::v1_header(1, 1, layout::full, {true, true, true});
+    const file_header v10 = detail::v1_header(1, 0, layout::compact, {});
+    const curve_id position = camera_curve(pose_channel::position_x);
+    const curve_id pinching = hand_state_curve(hand_state::left_pinching);
+    EXPECT_EQ(std::size_t{stride_of(compact, position)}, compact_keyframe_size);
+    EXPECT_EQ(std::size_t{stride_of(full, position)}, full_keyframe_size);
+    EXPECT_EQ(std::size_t{stride_of(v10, position)}, full_keyframe_size);
+    EXPECT_EQ(std::size_t{stride_of(full, pinching)}, bool_keyframe_size);
+    EXPECT_FALSE(full_float_keys(compact));
+    EXPECT_TRUE(full_float_keys(full));
+    EXPECT_TRUE(full_float_keys(v10));
+    EXPECT_TRUE(narrowing_drops_shape(curve_kind::float_curve, full_keyframe_size, compact));
+    EXPECT_FALSE(narrowing_drops_shape(curve_kind::float_curve, full_keyframe_size, full));
+    EXPECT_FALSE(narrowing_drops_shape(curve_kind::float_curve, compact_keyframe_size, compact));
+    // May 2019's 28-byte bool keys hold nothing but a time and a value.
+    EXPECT_FALSE(narrowing_drops_shape(curve_kind::bool_curve, full_keyframe_size, compact));
+}
+
+TEST(ConversionOptions, LayoutsWindowEndsAndShiftsPastTheLargestFloat) {
+    EXPECT_TRUE(known_layout(layout::compact));
+    EXPECT_TRUE(known_layout(layout::full));
+    EXPECT_FALSE(known_layout(static_cast<layout>(7)));
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    constexpr float max = std::numeric_limits<float>::max();
+    EXPECT_TRUE(valid_window_end(-1e30f));
+    EXPECT_FALSE(valid_window_end(inf));
+    EXPECT_FALSE(valid_window_end(std::numeric_limits<float>::quiet_NaN()));
+    EXPECT_TRUE(shift_overflows(max, max - -max));
+    EXPECT_FALSE(shift_overflows(max, max - 1.0f));
+    // A time that was not finite before the shift stays what it was.
+    EXPECT_FALSE(shift_overflows(inf, inf));
+}

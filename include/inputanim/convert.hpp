@@ -180,7 +180,7 @@ convert_result convert(const recording& source, byte_sink& sink,
 // the verdict is an error. Bytes it cannot frame (a header without the magic or of another
 // version, a negative count, a name length over the format's Int32, a source cut short or with
 // bytes after its marker list) end the conversion with convert_error::cannot_frame.
-// Allocates its buffers (about 45 KiB) once, when constructed (std::errc::not_enough_memory
+// Allocates its buffers (about 53 KiB) once, when constructed (std::errc::not_enough_memory
 // when refused), and nothing while it converts.
 class stream_converter {
   public:

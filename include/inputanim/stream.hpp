@@ -68,7 +68,7 @@ class stream_validator {
     // The walks of the layouts a file may be in (one per candidate of the layout choice), private
     // to the library: stream.cpp constructs them in walks_, copies them and reaches them with
     // walk(). Their bytes are here so that a validator allocates nothing and stays copyable.
-    static constexpr std::size_t walk_bytes = 3584;
+    static constexpr std::size_t walk_bytes = 3648;
     static constexpr std::size_t max_walks = 3;
     struct walk_slots {
         walk_slots() noexcept;

@@ -167,7 +167,6 @@ class encoder {
     bool curves_done() const noexcept;
     void put_u8(std::uint8_t v) noexcept;
     void put_i32(std::int32_t v) noexcept;
-    void put_u64(std::uint64_t v) noexcept;
     void put_f32(float v) noexcept;
     void put_bytes(std::span<const std::byte> bytes) noexcept;
     // Makes room for `n` (at most the buffer's size) bytes; false once the sink has failed.
@@ -177,10 +176,9 @@ class encoder {
     byte_sink& sink_;
     std::error_code error_;
     stage stage_ = stage::start;
-    block_flags blocks_{};
-    bool full_ = false;
+    // What the file holds, once its header is written.
+    file_header header_{};
     std::size_t next_curve_ = 0;
-    std::size_t curve_total_ = 0;
     // Keys the current curve still needs, or markers the list still needs.
     std::size_t left_ = 0;
     // Bytes the current marker's name still needs.

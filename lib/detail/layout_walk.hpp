@@ -1,12 +1,16 @@
 // One walk of a recording's curves and marker list under one fixed header, fed a byte range at a
-// time: the engine of stream_validator (inputanim/stream.hpp), which keeps its walks in storage of
-// its own so that the class stays private to the library and a validator allocates nothing.
+// time, stepping through the walk plan of rules.hpp: the engine of stream_validator
+// (inputanim/stream.hpp), which keeps its walks in storage of its own so that the class stays
+// private to the library and a validator allocates nothing; of the streaming conversion
+// (stream_converter), which writes what a walk visits; and of recording's walk by reads, which
+// feeds a walk the bytes around each curve's boundaries and skips its keys.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 
+#include "detail/rules.hpp"
 #include "inputanim/detail/decoders.hpp"
 #include "inputanim/error.hpp"
 #include "inputanim/format.hpp"
@@ -17,6 +21,53 @@
 namespace inputanim {
 
 namespace detail {
+
+// What a walk checks. `framing`: only what it needs to find the next field (the counts' sign,
+// a name length's encoding and range, the end), under no limits: what the streaming conversion,
+// which does not validate, refuses. `structure`: the rules of level structure. `content`: those
+// of level full too.
+enum class walk_checks : std::uint8_t { framing, structure, content };
+
+// A curve header a walk found sound: the curve (its place in the walk), where its header starts,
+// its wrap modes and its key count.
+struct curve_start {
+    walk_curve curve{};
+    std::uint16_t index = 0;
+    std::uint64_t offset = 0;
+    std::int32_t pre_wrap = 0;
+    std::int32_t post_wrap = 0;
+    std::uint32_t keys = 0;
+};
+
+// What a walk hands on, in file order, to a driver that uses the file as it is walked: each curve
+// header once found sound, the curve's keys in runs of whole keys, the curve's end (with its
+// first key's time, 0 without keys), the end of the curves; the marker list (its offset and
+// count), each marker's time and name length, its name in pieces, its end. Nothing of a field
+// that failed, and nothing after. A driver hears only what it overrides.
+class walk_visitor {
+  public:
+    virtual void curve(const curve_start&) {}
+    virtual void keys(const std::byte*, std::size_t) {}
+    virtual void curve_end(float) {}
+    virtual void curves_end() {}
+    virtual void marker_list(std::uint64_t, std::uint32_t) {}
+    virtual void marker(float, std::uint64_t) {}
+    virtual void name(const std::byte*, std::size_t) {}
+    virtual void marker_end() {}
+
+  protected:
+    walk_visitor() = default;
+    walk_visitor(const walk_visitor&) = default;
+    walk_visitor& operator=(const walk_visitor&) = default;
+    ~walk_visitor() = default;
+};
+
+// Takes into a header gathered so far (the `size` bytes at `gathered`, with room for
+// v11_flags_offset + 3) as many of the `n` bytes at `p` as the header's rule asks for next, so
+// that no byte of the first curve is taken. Returns the check of what is gathered: whole, wrong,
+// or needing more than the bytes given.
+header_check gather_header(std::byte* gathered, std::uint8_t& size, const std::byte*& p,
+                           std::size_t& n) noexcept;
 
 // One walk of the curves and the marker list (or the May 2019 trailer) under one fixed header,
 // fed a byte range at a time. It keeps its first structural error (which ends the walk) and,
@@ -29,15 +80,26 @@ class layout_walk {
     // were none and keeps the first limit passed (limit_error), which is the file's error if the
     // walk turns out sound. That is how the reader detects a 2019 layout: whether the whole file
     // is of the layout, whatever the limits, then the limits.
-    // The walk under `h` from the curve at `offset`.
-    void start(const file_header& h, std::uint64_t offset, bool content, const limits& lim,
-               bool defer_limits = false) noexcept;
-    void feed(const std::byte* p, std::size_t n) noexcept;
+    // The walk under `h` from the curve at `offset`, handing what it finds to `visitor` (none:
+    // null). Under walk_checks::framing, `lim` is ignored.
+    void start(const file_header& h, std::uint64_t offset, walk_checks checks, const limits& lim,
+               bool defer_limits = false, walk_visitor* visitor = nullptr);
+    // Only a visitor's callbacks throw.
+    void feed(const std::byte* p, std::size_t n);
     // The end of the input: a field left half read is `truncated`.
-    void finish() noexcept;
+    void finish();
+    // Inside a curve's keys, once its first has been fed: all but its last key skipped, unread
+    // (for a walk without content checks, which needs no more of a curve than its first and last
+    // key times); nothing elsewhere.
+    void skip_keys() noexcept;
 
     bool failed() const noexcept { return structural_.code != errc::ok; }
     bool complete() const noexcept { return state_ == state::end; }
+    // Whether every curve has been read whole (the marker list, or the trailer, is next).
+    bool curves_read() const noexcept { return totals_.curves == curve_count_; }
+    bool has_marker_list() const noexcept { return totals_.has_markers; }
+    // The offset of the next byte the walk takes (outside May 2019's trailer).
+    std::uint64_t next_offset() const noexcept { return field_offset_ + carry_size_; }
     const error& structural_error() const noexcept { return structural_; }
     const error& content_error() const noexcept { return content_; }
     const error& limit_error() const noexcept { return limit_; }
@@ -66,22 +128,25 @@ class layout_walk {
     };
 
     std::size_t field_size() const noexcept;
-    void on_field(const std::byte* f) noexcept;
-    void on_curve_header(const std::byte* f) noexcept;
-    void on_keyframe(const std::byte* f) noexcept;
-    void on_marker_list(const std::byte* f) noexcept;
+    void gather(const std::byte*& p, std::size_t& n);
+    void on_field(const std::byte* f);
+    void on_curve_header(const std::byte* f);
+    // A run of `n` whole keys of the curve (as many as it still has, or fewer).
+    void on_keys(const std::byte* p, std::size_t n);
+    void check_key(const std::byte* f) noexcept;
+    void on_marker_list(const std::byte* f);
     void on_marker_time(const std::byte* f) noexcept;
-    void on_length_byte(std::uint8_t b) noexcept;
-    void on_name(const std::byte* p, std::size_t n) noexcept;
+    void on_length_byte(std::uint8_t b);
+    void on_name(const std::byte* p, std::size_t n);
     void on_trailer(const std::byte* p, std::size_t n) noexcept;
     // A limit passed at `offset`: true when the walk stopped there (it failed); false when the
     // limits are deferred, and the walk goes on.
     bool stop_at_limit(errc code, std::uint64_t offset, error_place place, std::int64_t index,
                        limit_kind limit) noexcept;
-    void begin_curve() noexcept;
-    void end_curve() noexcept;
+    void begin_curve();
+    void end_curve();
     void begin_marker() noexcept;
-    void end_marker() noexcept;
+    void end_marker();
     void fail(errc code, std::uint64_t offset, error_place place, std::int64_t index = -1,
               limit_kind limit = limit_kind::none) noexcept;
     void content_fault(errc code, std::uint64_t offset, error_place place,
@@ -89,9 +154,10 @@ class layout_walk {
 
     // Options.
     file_header header_{};
-    bool content_checks_ = true;
+    walk_checks checks_ = walk_checks::content;
     limits limits_{};
     bool defer_limits_ = false;
+    walk_visitor* visitor_ = nullptr;
 
     state state_ = state::end;
     // Offset of the first byte of the field being read; the carry holds its bytes seen so far
@@ -121,6 +187,7 @@ class layout_walk {
     std::uint64_t length_offset_ = 0;
     std::uint64_t name_offset_ = 0;
     std::uint64_t name_left_ = 0;
+    float marker_time_ = 0.0f;
     length_decoder length_{};
     utf8_decoder utf8_{};
     bool name_valid_ = true;

@@ -1,10 +1,11 @@
 // Every rule of FORMAT.md sections 3 and 6, once: plain functions over decoded fields that say
 // what is wrong (a code, and where within the field) or nothing; and the layout choice and walk
 // plan of sections 3 and 9, once: which walks a layout choice tries, which walk wins, and what
-// each curve of a walk is. The pull reader (reader.cpp), the push walker (stream.cpp),
-// recording's walk by reads, validate's side-by-side walk and the content checks call these and
-// differ only in how the bytes reach them; kernels.hpp holds the proven-equal vector forms of
-// check_keyframe.
+// each curve of a walk is. The pull reader (reader.cpp), the push walker (stream.cpp, which also
+// drives the streaming conversion and recording's walk by reads), validate's side-by-side walk
+// and the content checks call these and differ only in how the bytes reach them; the encoder
+// (writer.cpp) and the conversion ask here how a file is written. kernels.hpp holds the
+// proven-equal vector forms of check_keyframe.
 #pragma once
 
 #include <array>
@@ -54,6 +55,25 @@ constexpr file_header v1_header(int major, int minor, layout lay, block_flags bl
 // Whether a header written as `h` carries the three block flags after the version.
 constexpr bool has_block_flags(const file_header& h) noexcept {
     return !(h.major == 1 && h.minor == 0);
+}
+// The bytes of the header `h` as a file holds them (section 2): the magic, the version, and the
+// three block flags when has_block_flags(h). The one writing of a header: the encoder's.
+struct encoded_header {
+    std::array<std::byte, v11_flags_offset + 3> bytes{};
+    std::size_t size = 0;
+};
+inline encoded_header encode_header(const file_header& h) noexcept {
+    encoded_header e;
+    store_u64_le(e.bytes.data(), file_magic);
+    store_i32_le(e.bytes.data() + 8, h.major);
+    store_i32_le(e.bytes.data() + 12, h.minor);
+    e.size = header_size;
+    if (has_block_flags(h)) {
+        for (const bool flag : {h.blocks.camera, h.blocks.hands, h.blocks.gaze}) {
+            e.bytes[e.size++] = std::byte{flag ? std::uint8_t{1} : std::uint8_t{0}};
+        }
+    }
+    return e;
 }
 // The header (section 2) and the v1.1 flags, from the first `n` bytes of the file at `p`.
 struct header_check {
@@ -118,6 +138,9 @@ inline constexpr fault not_2019{errc::bad_magic, 0};
 constexpr bool is_limit(const fault& f) noexcept {
     return f.code == errc::limit_exceeded;
 }
+constexpr bool is_limit(const error& e) noexcept {
+    return e.code == errc::limit_exceeded;
+}
 
 // The bytes of one keyframe of a curve of `kind` under `lay`.
 constexpr std::uint8_t keyframe_stride(curve_kind kind, layout lay) noexcept {
@@ -128,6 +151,23 @@ constexpr std::uint8_t keyframe_stride(curve_kind kind, layout lay) noexcept {
 // The bytes of one keyframe of a curve of `kind` in a file with header `h`.
 constexpr std::uint8_t keyframe_stride(const file_header& h, curve_kind kind) noexcept {
     return kind == curve_kind::bool_curve ? h.bool_key_size : keyframe_stride(kind, h.layout);
+}
+// The bytes of one keyframe of curve `id` in a file with header `h`.
+constexpr std::uint8_t stride_of(const file_header& h, curve_id id) noexcept {
+    return keyframe_stride(h, kind_of(id));
+}
+// Whether the float curves of a file with header `h` hold full keyframes, which keep tangents,
+// weights and the weighted mode.
+constexpr bool full_float_keys(const file_header& h) noexcept {
+    return keyframe_stride(h, curve_kind::float_curve) == full_keyframe_size;
+}
+// Whether keys of a curve of `kind`, `in_stride` bytes each, lose what shapes playback between
+// them (tangents, weights, weighted mode) when written into a file with header `to`: full float
+// keys into compact ones.
+constexpr bool narrowing_drops_shape(curve_kind kind, std::size_t in_stride,
+                                     const file_header& to) noexcept {
+    return kind == curve_kind::float_curve && in_stride == full_keyframe_size &&
+           !full_float_keys(to);
 }
 // The curve at `file_index` < h.curve_count of a file with header `h`.
 constexpr curve_id curve_in_file(const file_header& h, std::size_t file_index) noexcept {
@@ -144,12 +184,11 @@ constexpr file_header header_2019(edition e, std::uint8_t bool_key_size) noexcep
     h.bool_key_size = bool_key_size;
     return h;
 }
-// A curve header (pre-wrap, post-wrap, count) given `keys_before` keyframes in the curves before
-// it; offsets are within the 12-byte header. Its keyframes' fit is keys_fit's.
-inline fault check_curve_header(const std::byte* p, const limits& lim,
-                                std::uint64_t keys_before) noexcept {
-    if (!valid_wrap_mode(load_i32_le(p))) return {errc::bad_wrap_mode, 0};
-    if (!valid_wrap_mode(load_i32_le(p + 4))) return {errc::bad_wrap_mode, 4};
+// The key count of a curve header at `p` given `keys_before` keyframes in the curves before it;
+// offsets are within the 12-byte header. Alone (with no limits), what a walk needs to find the
+// next curve: the streaming conversion, which does not validate, checks no more.
+inline fault check_curve_count(const std::byte* p, const limits& lim,
+                               std::uint64_t keys_before) noexcept {
     const std::int32_t count = load_i32_le(p + 8);
     if (count < 0) return {errc::negative_count, 8};
     const auto n = static_cast<std::uint32_t>(count);
@@ -160,6 +199,14 @@ inline fault check_curve_header(const std::byte* p, const limits& lim,
         return {errc::limit_exceeded, 8, limit_kind::total_keyframes};
     }
     return {};
+}
+// A whole curve header (pre-wrap, post-wrap, count), as check_curve_count says. Its keyframes'
+// fit is keys_fit's.
+inline fault check_curve_header(const std::byte* p, const limits& lim,
+                                std::uint64_t keys_before) noexcept {
+    if (!valid_wrap_mode(load_i32_le(p))) return {errc::bad_wrap_mode, 0};
+    if (!valid_wrap_mode(load_i32_le(p + 4))) return {errc::bad_wrap_mode, 4};
+    return check_curve_count(p, lim, keys_before);
 }
 // The count of a curve header that passed check_curve_header.
 inline std::uint32_t curve_key_count(const std::byte* p) noexcept {
@@ -227,6 +274,20 @@ inline fault check_formatter_trailer(const std::byte* p, std::uint64_t n) noexce
 // A 7-bit encoded length that runs past its fifth byte (length_decoder's too_long).
 inline constexpr fault overlong_name_length{errc::bad_marker, 0};
 
+// A layout a file can be written in (a caller's option).
+constexpr bool known_layout(layout lay) noexcept {
+    return lay == layout::compact || lay == layout::full;
+}
+// A time window's end (a caller's option): any finite time.
+inline bool valid_window_end(float t) noexcept {
+    return std::isfinite(t);
+}
+// Whether a time `t`, shifted to `shifted`, passed the largest float: a time that was not finite
+// before stays what it was (only level structure lets one through), and is no overflow.
+inline bool shift_overflows(float t, float shifted) noexcept {
+    return std::isfinite(t) && !std::isfinite(shifted);
+}
+
 // Level full's rules for a marker: its time, and its name (whether the name's bytes are valid
 // UTF-8, from detail::utf8_decoder or valid_utf8_prefix).
 inline errc check_marker_time(float t) noexcept {
@@ -247,11 +308,16 @@ struct walk_curve {
 // The `i`th curve (< h.curve_count) of the walk under `h`.
 constexpr walk_curve curve_of_walk(const file_header& h, std::size_t i) noexcept {
     const curve_id id = curve_in_file(h, i);
-    return {id, kind_of(id), keyframe_stride(h, kind_of(id))};
+    return {id, kind_of(id), stride_of(h, id)};
 }
 // Whether the curves are followed by May 2019's trailer rather than a marker list.
 constexpr bool ends_with_trailer(const file_header& h) noexcept {
     return h.edition == edition::may_2019;
+}
+// Whether a file under `h` whose bytes after its last curve are `left` ends there, without a
+// marker list (section 5: the files the published page describes).
+constexpr bool ends_after_curves(const file_header& h, std::uint64_t left) noexcept {
+    return !ends_with_trailer(h) && left == 0;
 }
 // One curve of a walk over bytes in hand: its curve header at `p`, with `left` bytes from `p` to
 // the end of the file, and its keys of `stride` bytes. Only the curve header is read, and only

@@ -1,5 +1,6 @@
-# Fails when a file that walks a recording or decides its layout holds rule code of its own (see
-# tests/rules.cmake): a code or limit of the format's, or a piece of the layout choice.
+# Fails when a file that walks, converts or writes a recording or decides its layout holds rule
+# code of its own (see tests/rules.cmake): a code or limit of the format's, or a piece of the
+# layout choice.
 
 # The rules of the fields: the walkers may name only the two codes that describe the walk rather
 # than a field (`truncated`, `trailing_bytes`), and none may test a field's value.
@@ -8,7 +9,7 @@ set(rule_code
     "file_magic" "valid_wrap_mode" "isfinite" "isnan" "max_bytes" "max_keyframes" "max_total"
     "max_markers" "max_marker_name" "0x7fffffff")
 set(rule_code_files lib/reader.cpp lib/stream.cpp lib/recording.cpp lib/validate.cpp
-    lib/validate_parts.cpp lib/content.cpp)
+    lib/validate_parts.cpp lib/content.cpp lib/convert.cpp lib/writer.cpp)
 
 # The layout choice and the walk plan: which layouts a choice tries and in which order
 # (detail::layout_candidates), which walk wins (detail::choose_walk and its helpers), and each
