@@ -13,7 +13,6 @@
 #include "detail/layout_walk.hpp"
 #include "detail/load.hpp"
 #include "detail/rules.hpp"
-#include "inputanim/detail/decoders.hpp"
 #include "inputanim/evaluate.hpp"
 
 namespace inputanim {

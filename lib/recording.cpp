@@ -8,7 +8,6 @@
 
 #include "detail/descriptor_io.hpp"
 #include "detail/layout_walk.hpp"
-#include "detail/load.hpp"
 #include "detail/marker.hpp"
 #include "detail/rules.hpp"
 
