@@ -1,12 +1,8 @@
 #include "inputanim/recording.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
-#include <cerrno>
 
-#include "detail/descriptor_io.hpp"
 #include "detail/load.hpp"
 #include "detail/marker.hpp"
 #include "detail/rules.hpp"
@@ -84,20 +80,21 @@ error recording::open(std::span<const std::byte> bytes, const read_options& opti
 namespace {
 
 // All of `out` from `offset` of the file; false when the file ends before or the read fails.
-bool read_exactly(int fd, std::uint64_t offset, std::span<std::byte> out) noexcept {
+bool read_exactly(const offset_source& file, std::uint64_t offset,
+                  std::span<std::byte> out) noexcept {
     std::error_code ec;
-    return detail::read_at(fd, offset, out, ec) == out.size() && !ec;
+    return file.read_at(offset, out, ec) == out.size() && !ec;
 }
 
 }  // namespace
 
-bool recording::open_by_reads(std::span<const std::byte> bytes, int fd,
+bool recording::open_by_reads(std::span<const std::byte> bytes, const offset_source& file,
                               const read_options& options) noexcept {
     reset(bytes);
     if (detail::check_size(bytes.size(), options.limits)) return false;
     std::array<std::byte, 64> head{};
     const std::size_t head_size = std::min<std::size_t>(bytes.size(), head.size());
-    if (!read_exactly(fd, 0, {head.data(), head_size})) return false;
+    if (!read_exactly(file, 0, {head.data(), head_size})) return false;
     const detail::layout_candidates c = detail::candidates(head.data(), head_size, options.layout);
     // The 2019 layouts are left to open(): they are small, and only the reader detects them.
     if (c.count == 0 || c.starts[0].header.edition != edition::v1) return false;
@@ -106,7 +103,7 @@ bool recording::open_by_reads(std::span<const std::byte> bytes, int fd,
     const std::size_t chosen = detail::first_sound(c, [&](std::size_t i) {
         if (!by_reads) return false;
         const walk w =
-            walk_by_reads(fd, c.starts[i].header, c.starts[i].first_curve, options.limits);
+            walk_by_reads(file, c.starts[i].header, c.starts[i].first_curve, options.limits);
         if (w == walk::sound) return true;
         reset(bytes);
         by_reads = w != walk::not_by_reads;
@@ -119,8 +116,8 @@ bool recording::open_by_reads(std::span<const std::byte> bytes, int fd,
 // through reads of the file: `unsound` where the reader would stop with a structural error,
 // `not_by_reads` for what this walk leaves to open() (a limit, a failed read, a long marker
 // list).
-recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64_t first_curve,
-                                         const limits& lim) noexcept {
+recording::walk recording::walk_by_reads(const offset_source& file, file_header header,
+                                         std::uint64_t first_curve, const limits& lim) noexcept {
     const std::uint64_t size = bytes_.size();
     std::uint64_t pos = first_curve;
     detail::walk_totals totals;
@@ -133,7 +130,7 @@ recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64
         if (size - pos < curve_header_size) return walk::unsound;
         const std::uint64_t from = previous_keys ? previous_last : pos;
         const std::uint64_t to = std::min(size, pos + curve_header_size + 4);
-        if (!read_exactly(fd, from, {buffer.data(), static_cast<std::size_t>(to - from)})) {
+        if (!read_exactly(file, from, {buffer.data(), static_cast<std::size_t>(to - from)})) {
             return walk::not_by_reads;
         }
         if (previous_keys) totals.last_key(detail::load_f32_le(buffer.data()));
@@ -163,7 +160,7 @@ recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64
         totals.keys += n;
     }
     if (previous_keys) {
-        if (!read_exactly(fd, previous_last, {buffer.data(), 4})) return walk::not_by_reads;
+        if (!read_exactly(file, previous_last, {buffer.data(), 4})) return walk::not_by_reads;
         totals.last_key(detail::load_f32_le(buffer.data()));
     }
     std::uint64_t first_marker = 0;
@@ -172,7 +169,7 @@ recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64
         std::array<std::byte, 4096> tail{};
         if (size - pos > tail.size()) return walk::not_by_reads;
         const std::span<std::byte> list(tail.data(), static_cast<std::size_t>(size - pos));
-        if (!read_exactly(fd, pos, list)) return walk::not_by_reads;
+        if (!read_exactly(file, pos, list)) return walk::not_by_reads;
         if (list.size() < 4) return walk::unsound;
         if (const detail::fault f = detail::check_marker_count(list.data(), lim)) {
             return detail::is_limit(f) ? walk::not_by_reads : walk::unsound;
