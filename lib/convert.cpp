@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "detail/descriptor_io.hpp"
 #include "detail/kernels.hpp"
 #include "detail/layout_walk.hpp"
 #include "detail/load.hpp"
@@ -505,13 +504,12 @@ class converter {
     }
 
     // `size` bytes of the source from `offset`: in the mapping, or read into read_buffer_ from
-    // options.source_fd. Null when that read fails.
+    // options.source. Null when that read fails.
     const std::byte* source_keys(std::uint64_t offset, std::size_t size) {
-        if (o_.source_fd < 0) return source_.bytes().data() + offset;
+        if (o_.source == nullptr) return source_.bytes().data() + offset;
         read_buffer_.resize(std::max(release_piece, std::uint64_t{transcode_bytes}));
         std::error_code ec;
-        const std::size_t got =
-            detail::read_at(o_.source_fd, offset, std::span(read_buffer_).first(size), ec);
+        const std::size_t got = o_.source->read_at(offset, std::span(read_buffer_).first(size), ec);
         if (ec || got != size) {
             r_.error = ec ? ec : std::make_error_code(std::errc::io_error);
             r_.source_failed = true;

@@ -15,7 +15,6 @@
 #include <string>
 
 #include "detail/archive_walk.hpp"
-#include "detail/descriptor_io.hpp"
 #include "detail/gzip_inflater.hpp"
 #include "detail/validate_parts.hpp"
 #include "inputanim/guard.hpp"
@@ -72,7 +71,7 @@ void validate_whole(const input& in, const validate_options& options, report& ou
                     std::error_code& io) {
     const std::span<const std::byte> bytes = in.mapped();
     if (options.level == level::structure && bytes.size() >= structure_by_reads_from &&
-        detail::validate_structure_by_reads(bytes, in.descriptor(), options, out)) {
+        detail::validate_structure_by_reads(bytes, in, options, out)) {
         return;
     }
     out = validate(bytes, options);
@@ -299,7 +298,7 @@ std::size_t input::read(std::span<std::byte> buffer, std::error_code& ec) noexce
         const std::size_t n = std::min(buffer.size(), impl_->size - impl_->pos);
         if (n == 0) return 0;
         const std::size_t got =
-            read_at(impl_->file->fd, impl_->base + impl_->pos, buffer.first(n), ec);
+            inputanim::read_at(impl_->file->fd, impl_->base + impl_->pos, buffer.first(n), ec);
         if (ec) return 0;
         if (got != n) {
             // The file is shorter than when it was mapped: another process cut it.
@@ -343,7 +342,37 @@ input input::from_bytes(std::span<const std::byte> bytes, std::error_code& ec) n
 
 std::size_t read_at(int fd, std::uint64_t offset, std::span<std::byte> out,
                     std::error_code& ec) noexcept {
-    return detail::read_at(fd, offset, out, ec);
+    ec.clear();
+    std::size_t got = 0;
+    while (got < out.size()) {
+        const ssize_t n = retry_interrupted([&] {
+            return ::pread(fd, out.data() + got, out.size() - got,
+                           static_cast<off_t>(offset + got));
+        });
+        if (n < 0) {
+            ec = last_error();
+            return 0;
+        }
+        if (n == 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    return got;
+}
+
+std::size_t input::read_at(std::uint64_t offset, std::span<std::byte> out,
+                           std::error_code& ec) const noexcept {
+    ec.clear();
+    if (!impl_ || !impl_->file) {
+        // Nothing open, or bytes a source hands out in order only.
+        ec = std::make_error_code(impl_ ? std::errc::invalid_seek : std::errc::bad_file_descriptor);
+        return 0;
+    }
+    // A stream's descriptor is read as it is: pread on a pipe or a socket is invalid_seek.
+    if (!impl_->regular) return inputanim::read_at(impl_->file->fd, offset, out, ec);
+    if (offset >= impl_->size) return 0;
+    const auto n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), impl_->size - offset));
+    return inputanim::read_at(impl_->file->fd, impl_->base + offset, out.first(n), ec);
 }
 
 std::error_code write_all(int fd, std::span<const std::byte> bytes) noexcept {
@@ -487,7 +516,7 @@ bool is_gzip(const input& in, std::error_code& ec) noexcept {
     if (in.descriptor() >= 0 && in.file_size().value_or(0) >= 2) {
         std::array<std::byte, 2> head{};
         std::error_code read_error;
-        if (detail::read_at(in.descriptor(), 0, head, read_error) == head.size()) {
+        if (read_at(in.descriptor(), 0, head, read_error) == head.size()) {
             return detail::is_gzip(head);
         }
     }
@@ -501,7 +530,7 @@ namespace {
 // The first bytes of a mapped plain input: with pread where there is a descriptor (is_gzip says
 // why), else from the mapping (a part of an archive's).
 std::size_t plain_head(const input& in, std::span<std::byte> head, std::error_code& ec) noexcept {
-    if (in.descriptor() >= 0) return detail::read_at(in.descriptor(), 0, head, ec);
+    if (in.descriptor() >= 0) return read_at(in.descriptor(), 0, head, ec);
     const std::span<const std::byte> bytes = in.mapped();
     const std::size_t n = std::min(head.size(), bytes.size());
     ec = guarded(bytes, [&] { std::memcpy(head.data(), bytes.data(), n); });

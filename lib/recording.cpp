@@ -1,13 +1,10 @@
 #include "inputanim/recording.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
-#include <cerrno>
 
-#include "detail/descriptor_io.hpp"
 #include "detail/layout_walk.hpp"
+#include "detail/load.hpp"
 #include "detail/marker.hpp"
 #include "detail/rules.hpp"
 
@@ -84,20 +81,21 @@ error recording::open(std::span<const std::byte> bytes, const read_options& opti
 namespace {
 
 // All of `out` from `offset` of the file; false when the file ends before or the read fails.
-bool read_exactly(int fd, std::uint64_t offset, std::span<std::byte> out) noexcept {
+bool read_exactly(const offset_source& file, std::uint64_t offset,
+                  std::span<std::byte> out) noexcept {
     std::error_code ec;
-    return detail::read_at(fd, offset, out, ec) == out.size() && !ec;
+    return file.read_at(offset, out, ec) == out.size() && !ec;
 }
 
 }  // namespace
 
-bool recording::open_by_reads(std::span<const std::byte> bytes, int fd,
+bool recording::open_by_reads(std::span<const std::byte> bytes, const offset_source& file,
                               const read_options& options) noexcept {
     reset(bytes);
     if (detail::check_size(bytes.size(), options.limits)) return false;
     std::array<std::byte, 64> head{};
     const std::size_t head_size = std::min<std::size_t>(bytes.size(), head.size());
-    if (!read_exactly(fd, 0, {head.data(), head_size})) return false;
+    if (!read_exactly(file, 0, {head.data(), head_size})) return false;
     const detail::layout_candidates c = detail::candidates(head.data(), head_size, options.layout);
     // The 2019 layouts are left to open(): they are small, and only the reader detects them.
     if (c.count == 0 || c.starts[0].header.edition != edition::v1) return false;
@@ -106,7 +104,7 @@ bool recording::open_by_reads(std::span<const std::byte> bytes, int fd,
     const std::size_t chosen = detail::first_sound(c, [&](std::size_t i) {
         if (!by_reads) return false;
         const walk w =
-            walk_by_reads(fd, c.starts[i].header, c.starts[i].first_curve, options.limits);
+            walk_by_reads(file, c.starts[i].header, c.starts[i].first_curve, options.limits);
         if (w == walk::sound) return true;
         reset(bytes);
         by_reads = w != walk::not_by_reads;
@@ -120,8 +118,8 @@ bool recording::open_by_reads(std::span<const std::byte> bytes, int fd,
 // stop with a structural error, `not_by_reads` for what this walk leaves to open() (a limit, a
 // failed read, a long marker list). Of each curve's keys the walk is fed the first and the last
 // (their times are the summary's), and skips the rest.
-recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64_t first_curve,
-                                         const limits& lim) noexcept {
+recording::walk recording::walk_by_reads(const offset_source& file, file_header header,
+                                         std::uint64_t first_curve, const limits& lim) noexcept {
     // The curves into the table, and where the markers start.
     struct table_visitor final : detail::walk_visitor {
         explicit table_visitor(recording& r) noexcept : rec(r) {}
@@ -160,12 +158,12 @@ recording::walk recording::walk_by_reads(int fd, file_header header, std::uint64
             std::array<std::byte, 4096> tail{};
             if (size - at > tail.size()) return walk::not_by_reads;
             const std::span<std::byte> list(tail.data(), static_cast<std::size_t>(size - at));
-            if (!read_exactly(fd, at, list)) return walk::not_by_reads;
+            if (!read_exactly(file, at, list)) return walk::not_by_reads;
             w.feed(list.data(), list.size());
             break;
         }
         const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - at));
-        if (!read_exactly(fd, at, {buffer.data(), n})) return walk::not_by_reads;
+        if (!read_exactly(file, at, {buffer.data(), n})) return walk::not_by_reads;
         w.feed(buffer.data(), n);
     }
     w.finish();

@@ -130,10 +130,10 @@ report validate_here(std::span<const std::byte> bytes, const validate_options& o
     return rep;
 }
 
-bool validate_structure_by_reads(std::span<const std::byte> bytes, int fd,
+bool validate_structure_by_reads(std::span<const std::byte> bytes, const offset_source& file,
                                  const validate_options& options, report& rep) noexcept {
     recording rec;
-    if (!rec.open_by_reads(bytes, fd, read_options{options.layout, options.limits})) return false;
+    if (!rec.open_by_reads(bytes, file, read_options{options.layout, options.limits})) return false;
     rep = report{};
     rep.summary = rec.summary();
     detail::add_report_warnings(rec, nullptr, rep);

@@ -1,4 +1,4 @@
-# The front door (lib/input.cpp, include/inputanim/input.hpp, lib/detail/descriptor_io.hpp) is the
+# The front door (lib/input.cpp, include/inputanim/input.hpp) is the
 # one place that sniffs gzip, compares the magic, reads a file with pread and retries a call that
 # a signal interrupted: no other source of the library, the tools or the Python module does.
 add_test(NAME front_door_owns_sniffing_and_reads

@@ -3,9 +3,6 @@
 // shift to zero, and MRTK's thinning.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -17,9 +14,9 @@
 #include "inputanim/convert.hpp"
 #include "inputanim/generate.hpp"
 #include "support/builders.hpp"
+#include "support/bytes_source.hpp"
 #include "support/converted.hpp"
 #include "support/generated.hpp"
-#include "support/run_process.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -417,7 +414,7 @@ TEST(Convert, ShiftedTimesFollowTheKeyByKeyRuleAcrossLongCurvesInEveryLayout) {
     }
 }
 
-TEST(Convert, KeysReadFromTheSourcesDescriptorGiveTheBytesOfTheMapping) {
+TEST(Convert, KeysReadFromTheSourceFileGiveTheBytesOfTheMapping) {
     generate_options g;
     g.seconds = 20;
     g.raw = true;
@@ -425,9 +422,7 @@ TEST(Convert, KeysReadFromTheSourcesDescriptorGiveTheBytesOfTheMapping) {
     model m;
     ASSERT_FALSE(generate(g, m));
     const bytes source = write(m);
-    scratch_folder dir;
-    const int fd = ::open(write_bytes(dir.path() / "a.bin", source).c_str(), O_RDONLY);
-    ASSERT_GE(fd, 0);
+    const bytes_source file(source);
     for (const shape to : all_shapes) {
         for (const bool shift : {false, true}) {
             SCOPED_TRACE(std::string(shape_name(to)) + (shift ? " shifted" : ""));
@@ -435,13 +430,12 @@ TEST(Convert, KeysReadFromTheSourcesDescriptorGiveTheBytesOfTheMapping) {
             o.from = 3.0f;
             o.shift_to_zero = shift;
             const converted mapped = convert_bytes(source, o);
-            o.source_fd = fd;
+            o.source = &file;
             const converted read = convert_bytes(source, o);
             EXPECT_FALSE(read.result.source_failed);
             EXPECT_EQ(read.data, mapped.data);
         }
     }
-    ::close(fd);
 }
 
 TEST(Convert, ThinningARawRecordingGivesTheKeysTheGeneratorThins) {

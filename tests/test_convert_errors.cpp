@@ -3,9 +3,6 @@
 // past the largest float (refused; every other conversion of a file valid at level full is).
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,9 +15,9 @@
 #include "inputanim/convert.hpp"
 #include "inputanim/generate.hpp"
 #include "support/builders.hpp"
+#include "support/bytes_source.hpp"
 #include "support/encoder_sinks.hpp"
 #include "support/generated.hpp"
-#include "support/run_process.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
@@ -128,32 +125,26 @@ TEST(ConvertErrors, ASinkThatFailsStopsTheConversionWithItsCode) {
     }
 }
 
-TEST(ConvertErrors, ASourceDescriptorThatCannotBeReadStopsTheConversionWithItsCode) {
+TEST(ConvertErrors, ASourceThatCannotBeReadStopsTheConversionWithItsCode) {
     const bytes source = small_file(shape::v11_full);
     recording rec;
     ASSERT_FALSE(rec.open(view(source)));
-    int pipe_ends[2];
-    ASSERT_EQ(::pipe(pipe_ends), 0);
-    scratch_folder dir;
-    // The file ends before the recording's keys do.
-    const int shorter = ::open(
-        write_bytes(dir.path() / "short.bin", bytes(source.begin(), source.begin() + 40)).c_str(),
-        O_RDONLY);
-    ASSERT_GE(shorter, 0);
-    for (const auto& [fd, code] : {std::pair{pipe_ends[0], std::errc::invalid_seek},
-                                   std::pair{shorter, std::errc::io_error}}) {
+    // A file that cannot be read by offset (a pipe's invalid_seek, test_loaded), and one that
+    // ends before the recording's keys do.
+    const failing_source unseekable(std::errc::invalid_seek);
+    const bytes_source shorter(bytes(source.begin(), source.begin() + 40));
+    for (const auto& [file, code] :
+         {std::pair<const offset_source*, std::errc>{&unseekable, std::errc::invalid_seek},
+          std::pair<const offset_source*, std::errc>{&shorter, std::errc::io_error}}) {
         recording_sink sink;
         convert_options o;
-        o.source_fd = fd;
+        o.source = file;
         const convert_result r = convert(rec, sink, o);
         EXPECT_TRUE(r.source_failed);
         EXPECT_EQ(r.error, std::make_error_code(code));
         // Nothing after the failure: the file's last bytes never reach the sink.
         EXPECT_LT(sink.bytes.size(), source.size());
     }
-    ::close(pipe_ends[0]);
-    ::close(pipe_ends[1]);
-    ::close(shorter);
 }
 
 TEST(ConvertErrors, ASinkThatFailsOnlyAtTheEndIsStillReported) {

@@ -2,44 +2,21 @@
 // and summary open() builds, with its keyframe views in the mapping given, without reading the
 // mapping; on anything else it declines (false, an empty recording) and leaves the verdict to
 // open().
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "support/builders.hpp"
+#include "support/bytes_source.hpp"
 #include "support/validation_cases.hpp"
 
 using namespace inputanim;
 using namespace inputanim::testing;
 
 namespace {
-
-// A file written to disk and open for reads, removed at the end.
-class disk_file {
-  public:
-    explicit disk_file(const bytes& b)
-        : path_(write_bytes(std::filesystem::path(::testing::TempDir()) /
-                                ("by_reads_" + std::to_string(::getpid()) + ".bin"),
-                            b)),
-          fd_(::open(path_.c_str(), O_RDONLY | O_CLOEXEC)) {}
-    ~disk_file() {
-        ::close(fd_);
-        std::filesystem::remove(path_);
-    }
-    disk_file(const disk_file&) = delete;
-    disk_file& operator=(const disk_file&) = delete;
-    int fd() const { return fd_; }
-
-  private:
-    std::string path_;
-    int fd_;
-};
 
 // Address space the size of the file that cannot be read at all: a walk that read it would die
 // with SIGSEGV.
@@ -104,12 +81,12 @@ std::vector<read_options> every_layout_choice() {
 
 TEST(RecordingByReads, SoundFilesGiveTheTableOpenGivesOthersAreDeclined) {
     for (const bytes& b : mixed_files()) {
-        const disk_file file(b);
+        const bytes_source file(b);
         for (const read_options& o : every_layout_choice()) {
             recording walked;
             const error e = walked.open(view(b), o);
             recording read;
-            const bool done = read.open_by_reads(view(b), file.fd(), o);
+            const bool done = read.open_by_reads(view(b), file, o);
             // The 2019 layouts are left to open().
             EXPECT_EQ(done, !e && walked.header().edition == edition::v1)
                 << describe(e) << " (" << b.size() << " bytes)";
@@ -126,12 +103,12 @@ TEST(RecordingByReads, SoundFilesGiveTheTableOpenGivesOthersAreDeclined) {
 TEST(RecordingByReads, TheMappingIsNotRead) {
     for (const shape s : all_shapes) {
         const bytes b = small_file(s);
-        const disk_file file(b);
+        const bytes_source file(b);
         const unreadable_region region(b.size());
         recording walked;
         ASSERT_FALSE(walked.open(view(b)));
         recording read;
-        ASSERT_TRUE(read.open_by_reads(region.bytes(b.size()), file.fd())) << shape_name(s);
+        ASSERT_TRUE(read.open_by_reads(region.bytes(b.size()), file)) << shape_name(s);
         EXPECT_EQ(summary_difference(walked.summary(), read.summary()), "");
         ASSERT_EQ(read.curves().size(), walked.curves().size());
         for (std::size_t i = 0; i < read.curves().size(); ++i) {
@@ -143,29 +120,30 @@ TEST(RecordingByReads, TheMappingIsNotRead) {
 
 TEST(RecordingByReads, LimitsAndLongMarkerListsAreLeftToOpen) {
     const bytes b = small_file(shape::v11_compact);
-    const disk_file file(b);
+    const bytes_source file(b);
     read_options o;
     o.limits.max_markers = 1;
     recording walked;
     EXPECT_EQ(walked.open(view(b), o).code, errc::limit_exceeded);
     recording read;
-    EXPECT_FALSE(read.open_by_reads(view(b), file.fd(), o));
+    EXPECT_FALSE(read.open_by_reads(view(b), file, o));
 
     model m = small_model(shape::v11_compact);
     m.markers = std::vector<marker>(400, marker{1.0f, "a marker name of some length"});
     const bytes many = write(m);
-    const disk_file long_list(many);
+    const bytes_source long_list(many);
     recording all;
     EXPECT_FALSE(all.open(view(many)));
-    EXPECT_FALSE(read.open_by_reads(view(many), long_list.fd()));
+    EXPECT_FALSE(read.open_by_reads(view(many), long_list));
 }
 
 TEST(RecordingByReads, AFileShorterThanTheMappingIsDeclined) {
     const bytes b = small_file(shape::v11_full);
-    const disk_file file(bytes(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(b.size() / 2)));
+    const bytes_source file(
+        bytes(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(b.size() / 2)));
     recording read;
     // The mapping claims the whole file; the reads find it cut.
-    EXPECT_FALSE(read.open_by_reads(view(b), file.fd()));
+    EXPECT_FALSE(read.open_by_reads(view(b), file));
     EXPECT_TRUE(read.curves().empty());
 }
 
@@ -185,11 +163,19 @@ TEST(RecordingByReads, AByteAfterTheMarkerListIsFoundWhereverTheReadsEnd) {
         m.markers = std::vector<marker>{};
         bytes b = write(m);
         b.push_back(std::byte{0});
-        const disk_file file(b);
+        const bytes_source file(b);
         recording walked;
         EXPECT_EQ(walked.open(view(b), read_options{layout_choice::full}).code,
                   errc::trailing_bytes);
         recording read;
-        EXPECT_FALSE(read.open_by_reads(view(b), file.fd(), read_options{layout_choice::full}));
+        EXPECT_FALSE(read.open_by_reads(view(b), file, read_options{layout_choice::full}));
     }
+}
+
+TEST(RecordingByReads, AFileThatCannotBeReadIsDeclined) {
+    const bytes b = small_file(shape::v11_full);
+    recording read;
+    EXPECT_FALSE(read.open_by_reads(view(b), failing_source(std::errc::io_error)));
+    EXPECT_TRUE(read.curves().empty());
+    EXPECT_EQ(read.summary().curves, 0u);
 }

@@ -95,11 +95,11 @@ struct convert_options {
     // file order within a curve, a piece per few hundred KiB): a caller that mapped a large file
     // can give the pages back (madvise) so that memory stays bounded. May be empty.
     std::function<void(std::span<const std::byte>)> consumed;
-    // A descriptor of the file that the source's bytes map, or -1: the keys of the curves that
-    // go in blocks (convert() below) are then read from it with pread(2) into a buffer of
-    // 256 KiB, not through the mapping. For one pass over a large file the kernel's copy is
+    // What reads the file that the source's bytes map (a loaded_recording's input), or null: the
+    // keys of the curves that go in blocks (convert() below) are then read from it into a buffer
+    // of 256 KiB, not through the mapping. For one pass over a large file the kernel's copy is
     // faster than faulting in and walking the mapping's 4 KiB pages (docs/PERFORMANCE.md).
-    int source_fd = -1;
+    const offset_source* source = nullptr;
 
     // The first option convert() refuses (option_error: bad_version, bad_layout,
     // window_not_finite, window_reversed, or the thinning's); a false code when there is none.
@@ -114,7 +114,7 @@ struct convert_result {
     // convert_error::shift_out_of_range when shift_to_zero would move a time the window keeps past
     // the largest float (nothing written, except when only the nudges that keep key times
     // increasing take one past it near the top of float's range: the sink then holds part of a
-    // file, to be thrown away); else the failure of a read from options.source_fd (then
+    // file, to be thrown away); else the failure of a read from options.source (then
     // source_failed; std::errc::io_error when the file ended early); else the encoder's first
     // error (the sink's failure).
     std::error_code error;
@@ -157,7 +157,7 @@ bool converts_to_itself(const recording& source, const convert_options& options 
 
 // Writes `source` (a recording opened without error, whose bytes are readable) to `sink` as
 // `options` say. Allocates only the thinning's buffers (when options.thin is set) and the read
-// buffer (when options.source_fd is set); reads the source's bytes once per key (twice for
+// buffer (when options.source is set); reads the source's bytes once per key (twice for
 // thinned curves) in the target's curve order. A curve that is not thinned goes in blocks: its
 // keys copied, or transcoded between the layouts by the block kernels (chosen once, as
 // validate's), their times shifted in the block, and handed to the sink in pieces of 32 KiB

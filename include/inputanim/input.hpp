@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "inputanim/format.hpp"
+#include "inputanim/offset_source.hpp"
 #include "inputanim/stream.hpp"
 #include "inputanim/validate.hpp"
 
@@ -61,7 +62,9 @@ class byte_source {
 // input named by `-`: a pipe, a terminal, a socket) is a stream read in chunks. A part of a mapped
 // file (a member of an archive stored as it is) is an input of its own, and so are bytes pulled
 // from a byte_source (a member inflated as it is read). Move-only; closes its descriptor.
-class input {
+// Its read_at reads a regular file (or a part of one) by offset: the reads of a walk that leaves
+// the mapping untouched (loaded_recording).
+class input : public offset_source {
   public:
     input() noexcept;
     input(input&&) noexcept;
@@ -105,9 +108,13 @@ class input {
     bool is_mapped() const noexcept;
     std::span<const std::byte> mapped() const noexcept;
     // The input's descriptor, -1 when it is not open or has none of its own (a part of a file, a
-    // source): for reads of a mapped file that should not touch the mapping
-    // (recording::open_by_reads). Stays owned by the input.
+    // source). Stays owned by the input.
     int descriptor() const noexcept;
+    // Bytes of a regular file (or of a part of one) from `offset` with pread(2), leaving the
+    // mapping untouched, fewer where the file (or the part) ends; a stream's descriptor is read
+    // by offset too (invalid_seek for a pipe). A source cannot be read by offset: invalid_seek.
+    std::size_t read_at(std::uint64_t offset, std::span<std::byte> out,
+                        std::error_code& ec) const noexcept override;
     // The next bytes of a stream into `buffer` (blocking until some arrive); 0 at its end. For a
     // mapped input, the next bytes of the file read with pread(2), leaving the mapping's pages
     // untouched (io_error when the file became shorter than it was when opened). A source's read

@@ -9,6 +9,7 @@
 #include <span>
 #include <string_view>
 
+#include "inputanim/offset_source.hpp"
 #include "inputanim/reader.hpp"
 
 namespace inputanim {
@@ -127,14 +128,14 @@ class recording {
     // Walks the structure of `bytes` (which must outlive the recording). Returns the first
     // structural error; on error the table holds the curves read before it.
     error open(std::span<const std::byte> bytes, const read_options& options = {}) noexcept;
-    // The same table and summary for `bytes`, a mapping of the whole file open as `fd`, but the
-    // structure read with pread(2) (a curve boundary per call): no page of the mapping is
+    // The same table and summary for `bytes`, a mapping of the whole file that `file` reads, but
+    // the structure read from `file` (a curve boundary per read): no page of the mapping is
     // touched, and on a large file each first touch is a page fault that costs far more than a
     // read of a few bytes (docs/PERFORMANCE.md, "Python"). An accelerator, not a verdict:
     // false, leaving the recording empty, for anything but a structurally sound v1.x file (and for
     // a marker list over 4 KiB, a configured limit reached, a failed read, a 2019 layout); open()
     // then reads it or says why.
-    bool open_by_reads(std::span<const std::byte> bytes, int fd,
+    bool open_by_reads(std::span<const std::byte> bytes, const offset_source& file,
                        const read_options& options = {}) noexcept;
 
     const inputanim::summary& summary() const noexcept { return summary_; }
@@ -161,7 +162,7 @@ class recording {
   private:
     enum class walk : std::uint8_t { sound, unsound, not_by_reads };
     void reset(std::span<const std::byte> bytes) noexcept;
-    walk walk_by_reads(int fd, file_header header, std::uint64_t first_curve,
+    walk walk_by_reads(const offset_source& file, file_header header, std::uint64_t first_curve,
                        const limits& lim) noexcept;
 
     static constexpr std::uint16_t absent = 0xffff;

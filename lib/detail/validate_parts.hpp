@@ -32,10 +32,11 @@ report validate_here(std::span<const std::byte> bytes, const validate_options& o
 report validate_guarded_here(std::span<const std::byte> bytes,
                              const validate_options& options) noexcept;
 
-// validate() at level structure of `bytes`, the mapping of the whole file open as `fd`, with the
-// structure read by pread (recording::open_by_reads): no page of the mapping is touched. False,
-// `rep` untouched, for what that walk leaves to validate() (anything but a sound v1.x file).
-bool validate_structure_by_reads(std::span<const std::byte> bytes, int fd,
+// validate() at level structure of `bytes`, the mapping of the whole file that `file` reads, with
+// the structure read from `file` (recording::open_by_reads): no page of the mapping is touched.
+// False, `rep` untouched, for what that walk leaves to validate() (anything but a sound v1.x
+// file).
+bool validate_structure_by_reads(std::span<const std::byte> bytes, const offset_source& file,
                                  const validate_options& options, report& rep) noexcept;
 
 // validate() at level full with the content checks in parts on up to options.threads threads (0:

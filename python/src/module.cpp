@@ -32,6 +32,7 @@
 #include "inputanim/export.hpp"
 #include "inputanim/guard.hpp"
 #include "inputanim/input.hpp"
+#include "inputanim/loaded.hpp"
 #include "inputanim/metrics.hpp"
 #include "inputanim/recording.hpp"
 #include "inputanim/validate.hpp"
@@ -43,6 +44,7 @@
 #include "records/output_file.hpp"
 #include "records/report_json.hpp"
 #include "records/text.hpp"
+#include "source.hpp"
 
 namespace py = pybind11;
 
@@ -65,139 +67,6 @@ std::string path_of(const py::handle name) {
                              py::cast<std::string>(py::repr(py::type::of(name))));
     }
     return py::cast<std::string>(name);
-}
-
-// An input that could not be read: becomes OSError(errno, strerror, path).
-struct os_failure {
-    std::error_code code;
-    std::string path;
-};
-
-// The bytes a Recording reads and what owns them: the input (a mapping), or a copy in memory.
-struct source {
-    input in;
-    std::vector<std::byte> storage;
-    std::span<const std::byte> bytes;
-    // The bytes are a mapping: read them under the guard.
-    bool mapped = false;
-    // Opened by name (not bytes from Python).
-    bool named = false;
-    // The bytes are a mapping of the named file (not a private copy).
-    bool shared = false;
-    std::string path;
-    recording rec;
-};
-
-// Reads a whole recording from an opened input through the front door (read_whole): a plain
-// file stays mapped, unless `copy`; gzip and streams are read (inflated) into memory. Returns
-// the structural error that stopped the read, if any. Throws os_failure.
-error load_whole(source& s, layout_choice layout, bool copy) {
-    whole_input w;
-    {
-        py::gil_scoped_release release;
-        w = read_whole(s.in, validate_options{level::structure, layout, {}}, s.storage);
-    }
-    if (w.io) throw os_failure{w.io, s.path};
-    if (w.invalid) return w.invalid;
-    if (!w.mapped) {
-        s.bytes = s.storage;
-        s.in = input();
-        return {};
-    }
-    if (!copy) {
-        s.bytes = w.bytes;
-        s.mapped = true;
-        s.shared = s.named;
-        return {};
-    }
-    // The copy is read from the file, not through the mapping (whose pages would stay in memory
-    // beside the copy); a file truncated meanwhile is an I/O error.
-    s.storage.resize(w.bytes.size());
-    std::error_code ec;
-    {
-        py::gil_scoped_release release;
-        if (s.in.descriptor() < 0) {
-            // A member of an archive, a part of its mapping: copied from it under the guard.
-            ec = guarded(w.bytes,
-                         [&] { std::copy(w.bytes.begin(), w.bytes.end(), s.storage.begin()); });
-        } else if (read_at(s.in.descriptor(), 0, s.storage, ec) != s.storage.size() && !ec) {
-            ec = std::make_error_code(std::errc::io_error);
-        }
-    }
-    if (ec) throw os_failure{ec, s.path};
-    s.in = input();
-    s.bytes = s.storage;
-    return {};
-}
-
-// A name as input::open takes it (a path, or - for standard input). Throws os_failure.
-std::shared_ptr<source> open_name(const std::string& name) {
-    auto s = std::make_shared<source>();
-    s->path = name;
-    s->named = true;
-    std::error_code ec;
-    s->in = input::open(name, ec);
-    if (ec) throw os_failure{ec, name};
-    return s;
-}
-
-// The member `member` of the archive `name`: by its name after a walk of the headers, or, given
-// `offset` and `size` (an index row's), where they say with no walk. Throws os_failure; a row the
-// archive no longer matches is an error of the library's category in os_failure.
-std::shared_ptr<source> open_member_source(const std::string& name, const std::string& member,
-                                           std::optional<std::uint64_t> offset,
-                                           std::optional<std::uint64_t> size) {
-    auto s = std::make_shared<source>();
-    s->path = name + "/" + member;
-    s->named = true;
-    std::error_code ec;
-    {
-        py::gil_scoped_release release;
-        s->in = offset ? open_member_at(name, member, *offset, size.value_or(0), ec)
-                       : open_member(name, member, ec);
-    }
-    if (ec) throw os_failure{ec, s->path};
-    return s;
-}
-
-// Bytes from Python (bytes, bytearray, memoryview, a numpy array), opened by the front door as
-// any file is (input::from_bytes), so that gzip is recognised and inflated the one way. Throws
-// os_failure.
-std::shared_ptr<source> open_bytes(std::span<const std::byte> bytes) {
-    auto s = std::make_shared<source>();
-    s->path = "-";
-    std::error_code ec;
-    {
-        py::gil_scoped_release release;
-        s->in = input::from_bytes(bytes, ec);
-    }
-    if (ec) throw os_failure{ec, s->path};
-    return s;
-}
-
-// The bytes of a Python buffer; `info` must outlive the span.
-std::span<const std::byte> buffer_bytes(const py::buffer_info& info) {
-    if (info.itemsize != 1 || info.ndim != 1 || info.strides[0] != 1) {
-        throw py::value_error("expected contiguous bytes");
-    }
-    return {static_cast<const std::byte*>(info.ptr),
-            static_cast<std::size_t>(info.size * info.itemsize)};
-}
-
-// Runs `f` (which reads the source's bytes) without the GIL; a page of the mapping that vanished
-// meanwhile is an OSError instead of a SIGBUS. `f` must not allocate (guard.hpp).
-template <class F>
-void read_without_gil(const source& s, F&& f) {
-    std::error_code ec;
-    {
-        py::gil_scoped_release release;
-        if (s.mapped) {
-            ec = guarded(s.bytes, f);
-        } else {
-            f();
-        }
-    }
-    if (ec) throw os_failure{ec, s.path};
 }
 
 // The shortest decimal that reads back as `v`, as the command writes numbers in messages.
@@ -374,14 +243,14 @@ py::dict validate_buffer(const py::buffer& data, const std::string& level_name,
                          const std::string& layout_name, const py::dict& limit_values,
                          unsigned threads) {
     const validate_options o = options_of(level_name, layout_name, limit_values, threads);
-    std::shared_ptr<source> s;
+    opened s;
     {
         // Holds the buffer (and so its bytes) while they are copied.
         const py::buffer_info info = data.request();
         s = open_bytes(buffer_bytes(info));
     }
-    const file_check c = check_without_gil(s->in, o);
-    if (c.io) throw os_failure{c.io, s->path};
+    const file_check c = check_without_gil(s.in, o);
+    if (c.io) throw os_failure{c.io, s.path};
     return check_dict(py::str("-"), c, o);
 }
 
@@ -525,7 +394,8 @@ class curve {
 
     // The field at byte `field` of every keyframe, as a read-only view over the bytes.
     py::array field(std::size_t field, const char* dtype) const {
-        const std::byte* first = c_.keys.data() != nullptr ? c_.keys.data() : src_->bytes.data();
+        const std::byte* first =
+            c_.keys.data() != nullptr ? c_.keys.data() : src_->loaded.bytes().data();
         // The flags (read-only) come from the buffer array, the base of every view.
         return py::array(py::dtype(dtype), {static_cast<py::ssize_t>(c_.size())},
                          {static_cast<py::ssize_t>(c_.keys.stride())}, first + field, buffer_);
@@ -551,16 +421,17 @@ class open_recording {
         auto* owner = new std::shared_ptr<const source>(src_);
         py::capsule keep(owner,
                          [](void* p) { delete static_cast<std::shared_ptr<const source>*>(p); });
-        py::array bytes(py::dtype("u1"), {static_cast<py::ssize_t>(src_->bytes.size())},
-                        {py::ssize_t{1}}, src_->bytes.data(), keep);
+        const std::span<const std::byte> all = src_->loaded.bytes();
+        py::array bytes(py::dtype("u1"), {static_cast<py::ssize_t>(all.size())}, {py::ssize_t{1}},
+                        all.data(), keep);
         bytes.attr("setflags")(py::arg("write") = false);
         buffer_ = std::move(bytes);
     }
 
     const source& src() const { return *src_; }
-    const recording& rec() const { return src_->rec; }
+    const recording& rec() const { return src_->loaded.recording(); }
     py::object buffer() const { return buffer_; }
-    bool mapped() const { return src_->shared; }
+    bool mapped() const { return src_->shared(); }
 
     py::list curves() const {
         py::list l;
@@ -603,11 +474,11 @@ class open_recording {
     // None when the content is valid.
     py::tuple check() const {
         report rep;
-        const std::span<const std::byte> bytes = src_->bytes;
         const layout_choice layout = choice_of(rec().header());
         {
             py::gil_scoped_release release;
-            rep = validate(bytes, validate_options{level::full, layout, {}});
+            std::error_code unread;
+            rep = src_->loaded.check(validate_options{level::full, layout, {}}, false, unread);
         }
         if (rep.error.code == errc::io_error) {
             throw os_failure{std::make_error_code(std::errc::io_error), src_->path};
@@ -639,7 +510,7 @@ class open_recording {
         if (src_->named) inputs.push_back(src_->path);
         // A mapping is read under the guard, by the exporter's reads alone (they never allocate).
         const std::span<const std::byte> mapped =
-            src_->mapped ? src_->bytes : std::span<const std::byte>{};
+            src_->loaded.mapped() ? src_->loaded.bytes() : std::span<const std::byte>{};
         export_result r;
         std::vector<std::byte> bytes;
         std::optional<records::output_failure> failure;
@@ -1022,21 +893,22 @@ void merge_index(const py::bytes& output_path, const py::list& input_paths) {
 }
 
 // (Recording, None) for a structurally valid input, else (None, the error as validate reports
-// it). A mapped file's structure is read with pread first (`by_reads`): opening then touches no
-// page of the mapping, whose first touches cost far more than the reads (docs/PERFORMANCE.md);
-// the walk over the mapping gives the verdict when that does not succeed.
-py::tuple open_source(std::shared_ptr<source> src, bool copy, const std::string& layout_name,
-                      bool by_reads) {
+// it). A mapped file's structure is read by reads of the file first (`by_reads`): opening then
+// touches no page of the mapping, whose first touches cost far more than the reads
+// (docs/PERFORMANCE.md); the walk over the mapping gives the verdict when that does not succeed.
+py::tuple open_source(opened o, bool copy, const std::string& layout_name, bool by_reads) {
     const layout_choice layout = layout_named(layout_name);
-    error e = load_whole(*src, layout, copy);
+    auto src = std::make_shared<source>();
+    src->named = o.named;
+    src->path = std::move(o.path);
+    error e = load_whole(*src, std::move(o.in), layout, copy);
     if (e) return py::make_tuple(py::none(), error_dict(e));
-    const read_options options{layout, {}};
-    bool done = false;
-    if (by_reads && src->mapped && src->in.descriptor() >= 0) {
+    std::error_code io;
+    {
         py::gil_scoped_release release;
-        done = src->rec.open_by_reads(src->bytes, src->in.descriptor(), options);
+        e = src->loaded.open(read_options{layout, {}}, by_reads, io);
     }
-    if (!done) read_without_gil(*src, [&] { e = src->rec.open(src->bytes, options); });
+    if (io) throw os_failure{io, src->path};
     if (e) return py::make_tuple(py::none(), error_dict(e));
     return py::make_tuple(open_recording(std::move(src)), py::none());
 }
@@ -1052,7 +924,7 @@ py::tuple open_archive_member(const py::bytes& path, const py::bytes& member,
                               std::optional<std::uint64_t> offset,
                               std::optional<std::uint64_t> size, bool copy,
                               const std::string& layout_name) {
-    std::shared_ptr<source> s;
+    opened s;
     try {
         s = open_member_source(path_of(path), path_of(member), offset, size);
     } catch (const os_failure& f) {
@@ -1103,7 +975,7 @@ py::tuple archive_members(const py::bytes& path) {
 }
 
 py::tuple open_buffer(const py::buffer& data, const std::string& layout_name) {
-    std::shared_ptr<source> s;
+    opened s;
     {
         const py::buffer_info info = data.request();
         s = open_bytes(buffer_bytes(info));

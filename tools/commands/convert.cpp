@@ -100,21 +100,6 @@ class page_release {
     std::size_t end_ = 0;
 };
 
-// The content checks of level full over a mapped file, read with pread(2) a MiB at a time
-// rather than through the mapping, whose pages would all stay in memory.
-report check_by_reads(int fd, const validate_options& how, std::error_code& io) {
-    chunk_validator v(how);
-    std::vector<std::byte> buffer(std::size_t{1} << 20);
-    for (std::uint64_t at = 0;;) {
-        const std::size_t n = read_at(fd, at, buffer, io);
-        if (io) return {};
-        if (n == 0) break;
-        at += n;
-        if (v.feed(std::span(buffer.data(), n)) == stream_status::error) break;
-    }
-    return v.finish();
-}
-
 // A gzip file or standard input converted as it arrives, for a sequential conversion (no window,
 // shift or thinning): every byte goes through a chunk_validator (inflating gzip, checking at the
 // level asked for) to this receiver, which holds the bytes only until the validator knows the
@@ -352,9 +337,6 @@ int run_convert(const convert_cli_options& o) {
     }
     validate_options how;
     how.level = o.level;
-    // A plain file is read from its mapping, whatever its size; gzip and standard input are
-    // inflated or read into memory, up to --max-bytes.
-    std::span<const std::byte> bytes = in.is_mapped() ? in.mapped() : std::span<const std::byte>{};
     std::error_code sniffed;
     const bool gzip = is_gzip(in, sniffed);
     if (sniffed) {
@@ -364,42 +346,39 @@ int run_convert(const convert_cli_options& o) {
     const bool streamed = in.is_mapped() && !gzip;
     convert_options c = library_options(o);
     if (!streamed && c.sequential()) return convert_arriving(o, inputs, in, how, c);
-    std::vector<std::byte> storage;
-    if (!streamed) {
-        validate_options whole_how = how;
-        whole_how.limits.max_bytes = o.max_bytes;
-        const whole_input whole = read_whole(in, whole_how, storage);
-        if (whole.io) {
-            std::cerr << "inputanim: " << printable(o.input) << ": " << whole.io.message() << '\n';
-            return exit_unreadable;
-        }
-        if (whole.invalid) {
-            std::cerr << "inputanim: " << printable(o.input)
-                      << ": invalid: " << error_line(whole.invalid) << '\n';
-            return exit_invalid;
-        }
-        bytes = whole.bytes;
-    }
-
-    recording rec;
-    error structural;
-    // The structure of a mapped file is read with pread(2): a read through the mapping maps the
-    // pages around each curve header, which for a large file is far more memory than the
-    // conversion needs. open() says why when that walk fails. A member of an archive read in
-    // place has no descriptor of its own: it is read through the mapping.
-    const bool by_descriptor = streamed && in.descriptor() >= 0;
-    const bool by_reads = by_descriptor && rec.open_by_reads(bytes, in.descriptor());
-    if (const std::error_code io = guarded(bytes, [&] {
-            if (!by_reads) structural = rec.open(bytes);
-        })) {
-        std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
+    // A plain file is read from its mapping, whatever its size; gzip and standard input are
+    // inflated or read into memory, up to --max-bytes.
+    validate_options whole_how = how;
+    whole_how.limits.max_bytes = o.max_bytes;
+    loaded_recording loaded;
+    const whole_input& whole = loaded.load(std::move(in), whole_how);
+    if (whole.io) {
+        std::cerr << "inputanim: " << printable(o.input) << ": " << whole.io.message() << '\n';
         return exit_unreadable;
     }
+    if (whole.invalid) {
+        std::cerr << "inputanim: " << printable(o.input)
+                  << ": invalid: " << error_line(whole.invalid) << '\n';
+        return exit_invalid;
+    }
+    const std::span<const std::byte> bytes = loaded.bytes();
+
+    // The structure of a mapped file is read by reads of the file: a read through the mapping
+    // maps the pages around each curve header, which for a large file is far more memory than
+    // the conversion needs. open() says why when that walk fails. The content is checked by
+    // reads a MiB at a time likewise, rather than through the mapping, whose pages would all stay
+    // in memory.
+    std::error_code read_fault;
+    const error structural = loaded.open({}, streamed, read_fault);
+    if (read_fault) {
+        std::cerr << "inputanim: " << printable(o.input) << ": " << read_fault.message() << '\n';
+        return exit_unreadable;
+    }
+    const recording& rec = loaded.recording();
     error content;
     if (!structural && how.level == level::full) {
         std::error_code io;
-        const report checked =
-            by_descriptor ? check_by_reads(in.descriptor(), how, io) : validate(bytes, how);
+        const report checked = loaded.check(how, streamed, io);
         if (io || checked.error.code == errc::io_error) {
             std::cerr << "inputanim: " << printable(o.input) << ": "
                       << (io ? io : make_error_code(errc::io_error)).message() << '\n';
@@ -420,15 +399,15 @@ int run_convert(const convert_cli_options& o) {
         return output_failed(*failure);
     }
     bool itself = false;
-    if (const std::error_code io = guarded(bytes, [&] { itself = converts_to_itself(rec, c); })) {
+    if (const std::error_code io = loaded.run([&] { itself = converts_to_itself(rec, c); })) {
         std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
         return exit_unreadable;
     }
-    if (by_descriptor && itself) {
+    if (streamed && itself) {
         // The output is the source's bytes: copied, not decoded and encoded again.
         std::error_code source_error;
         if (const std::error_code e =
-                out.copy_from(in.descriptor(), 0, bytes.size(), source_error)) {
+                out.copy_from(loaded.input().descriptor(), 0, bytes.size(), source_error)) {
             return output_failed(out.failure(e));
         }
         if (source_error) {
@@ -443,12 +422,12 @@ int run_convert(const convert_cli_options& o) {
         return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
     }
     page_release release(bytes);
-    if (by_descriptor) {
+    if (streamed) {
         c.consumed = [&](std::span<const std::byte> piece) { release(piece); };
-        c.source_fd = in.descriptor();
+        c.source = &loaded.input();
     }
     convert_result result;
-    const std::error_code io = guarded(bytes, [&] { result = convert(rec, out, c); });
+    const std::error_code io = loaded.run([&] { result = convert(rec, out, c); });
     if (io || result.source_failed) {
         out.discard();
         std::cerr << "inputanim: " << printable(o.input) << ": "

@@ -212,9 +212,9 @@ int run_dump(const dump_options& o) {
     how.limits.max_bytes = o.max_bytes;
     // The views need the whole recording: a gzip file or standard input is read into memory,
     // once its header passed, up to --max-bytes.
-    whole_recording whole;
+    loaded_recording whole;
     if (const std::optional<int> status = read_recording(o.file, how, whole)) return *status;
-    const std::span<const std::byte> bytes = whole.bytes;
+    const std::span<const std::byte> bytes = whole.bytes();
     auto rec = std::make_unique<recording>();
     error structure{};
     // Reads of a mapping that another process truncates are an I/O error, not a SIGBUS.

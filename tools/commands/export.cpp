@@ -76,13 +76,13 @@ int run_export(const export_cli_options& o) {
     how.limits.max_bytes = o.max_bytes;
     // The exporter reads every curve at once: a gzip file or standard input is held in memory, a
     // plain file read from its mapping (under the guard: the exporter's reads never allocate).
-    whole_recording whole;
+    loaded_recording whole;
     if (const std::optional<int> status = read_recording(o.input, how, whole)) return *status;
-    recording rec;
-    if (const std::optional<int> status = open_evaluable(
-            o.input, whole.bytes, how, o.level == level::full, "exports it anyway", rec)) {
+    if (const std::optional<int> status =
+            open_evaluable(o.input, whole, how, o.level == level::full, "exports it anyway")) {
         return *status;
     }
+    const recording& rec = whole.recording();
     export_options e;
     e.format = *format;
     e.rate = o.rate;
@@ -94,7 +94,7 @@ int run_export(const export_cli_options& o) {
         return output_failed(*failure);
     }
     const std::span<const std::byte> mapped =
-        whole.storage.empty() ? whole.bytes : std::span<const std::byte>{};
+        whole.mapped() ? whole.bytes() : std::span<const std::byte>{};
     const export_result r = export_recording(rec, out, e, mapped);
     if (records::is_export_refusal(r)) {
         out.discard();

@@ -204,17 +204,17 @@ int run_metrics(const metrics_cli_options& o) {
             const std::string& file = r.name;
             // Keeps a diagnostic after the results before it when both go to one terminal.
             out.flush();
-            whole_recording whole;
+            loaded_recording whole;
             if (const std::optional<int> s = read_named(r, how, whole)) {
                 failed(*s);
                 return;
             }
-            recording rec;
             if (const std::optional<int> s = open_evaluable(
-                    file, whole.bytes, how, o.level == level::full, "measures it anyway", rec)) {
+                    file, whole, how, o.level == level::full, "measures it anyway")) {
                 failed(*s);
                 return;
             }
+            const recording& rec = whole.recording();
             // measure() over the file, writing its events to `sink` when not null; false (the
             // reason printed) when it failed. A page of a mapping that vanishes meanwhile ends it
             // as an I/O error (the sink's writes, between the reads, are left whole).
@@ -222,7 +222,7 @@ int run_metrics(const metrics_cli_options& o) {
             const auto measured = [&](metrics_sink* sink) {
                 std::error_code ec;
                 if (const std::error_code io =
-                        guarded(whole.bytes, [&] { ec = measure(rec, options, m, sink); })) {
+                        whole.run([&] { ec = measure(rec, options, m, sink); })) {
                     std::cerr << "inputanim: " << printable(file) << ": " << io.message() << '\n';
                     failed(exit_unreadable);
                     return false;

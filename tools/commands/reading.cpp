@@ -66,9 +66,8 @@ class skipped_members {
     std::array<std::uint64_t, 8> by_kind_{};
 };
 
-// The diagnostic and status of a whole read that failed; else its bytes into out.bytes.
-std::optional<int> read_into(const std::string& name, const whole_input& whole,
-                             whole_recording& out) {
+// The diagnostic and status of a whole read that failed.
+std::optional<int> read_into(const std::string& name, const whole_input& whole) {
     if (whole.io) {
         std::cerr << "inputanim: " << printable(name) << ": " << whole.io.message() << '\n';
         return exit_unreadable;
@@ -78,7 +77,6 @@ std::optional<int> read_into(const std::string& name, const whole_input& whole,
                   << '\n';
         return exit_invalid;
     }
-    out.bytes = whole.bytes;
     return std::nullopt;
 }
 
@@ -158,38 +156,31 @@ int for_each_recording(const std::vector<std::string>& names, bool json,
     return status;
 }
 
-whole_input read_whole_named(const named_recording& r, const validate_options& how,
-                             whole_recording& out) {
-    whole_input failed;
-    if (r.member == nullptr || r.in.is_open()) {
-        out.in = std::move(r.in);
-        return read_whole(out.in, how, out.storage);
-    }
-    if (!r.held.empty()) {
-        out.in = input::from_bytes(r.held, failed.io);
-        if (failed.io) return failed;
-        return read_whole(out.in, how, out.storage);
-    }
+const whole_input& read_whole_named(const named_recording& r, const validate_options& how,
+                                    loaded_recording& out) {
+    if (r.member == nullptr || r.in.is_open()) return out.load(std::move(r.in), how);
+    if (!r.held.empty()) return out.load_bytes(r.held, how);
     // Streamed past the buffer when it was checked: read through again, from the archive's
-    // start, into out.storage.
-    input archive = input::open(std::string(r.archive), failed.io);
-    if (failed.io) return failed;
-    archive_reader again = archive_reader::open(archive, archive_limits{}, failed.io);
+    // start.
+    std::error_code ec;
+    input archive = input::open(std::string(r.archive), ec);
+    archive_reader again;
+    if (!ec) again = archive_reader::open(archive, archive_limits{}, ec);
     archive_member m;
-    while (!failed.io && again.next(m)) {
+    while (!ec && again.next(m)) {
         if (m.ordinal != r.member->ordinal) continue;
-        input member = again.member(failed.io);
-        if (failed.io) break;
-        // The bytes land in out.storage; the stream goes with the reader.
-        return read_whole(member, how, out.storage);
+        input member = again.member(ec);
+        if (ec) break;
+        // The bytes land in out's storage, which lets the member go with the reader.
+        return out.load(std::move(member), how);
     }
-    if (!failed.io) failed.io = std::make_error_code(std::errc::no_such_file_or_directory);
-    return failed;
+    if (!ec) ec = std::make_error_code(std::errc::no_such_file_or_directory);
+    return out.unreadable(ec);
 }
 
 std::optional<int> read_named(const named_recording& r, const validate_options& how,
-                              whole_recording& out) {
-    return read_into(r.name, read_whole_named(r, how, out), out);
+                              loaded_recording& out) {
+    return read_into(r.name, read_whole_named(r, how, out));
 }
 
 int check_files(const check_options& options, const report_printer& print) {
@@ -216,31 +207,17 @@ int check_files(const check_options& options, const report_printer& print) {
 }
 
 std::optional<int> read_recording(const std::string& name, const validate_options& how,
-                                  whole_recording& out) {
-    std::error_code ec;
-    out.in = input::open(name, ec);
-    if (ec) {
-        std::cerr << "inputanim: " << printable(name) << ": " << ec.message() << '\n';
-        return exit_unreadable;
-    }
-    return read_opened(name, how, out);
+                                  loaded_recording& out) {
+    return read_into(name, out.load(name, how));
 }
 
-std::optional<int> read_opened(const std::string& name, const validate_options& how,
-                               whole_recording& out) {
-    return read_into(name, read_whole(out.in, how, out.storage), out);
-}
-
-std::optional<int> open_evaluable(const std::string& name, std::span<const std::byte> bytes,
-                                  const validate_options& how, bool full, std::string_view anyway,
-                                  recording& rec) {
-    error structural;
+std::optional<int> open_evaluable(const std::string& name, loaded_recording& loaded,
+                                  const validate_options& how, bool full, std::string_view anyway) {
+    std::error_code io;
+    const error structural = loaded.open({how.layout, how.limits}, false, io);
     report checked;
-    // Reads of a mapping that another process truncates are an I/O error, not a SIGBUS.
-    if (const std::error_code io = guarded(bytes, [&] {
-            structural = rec.open(bytes, {how.layout, how.limits});
-            if (!structural && full) checked = validate(bytes, how);
-        })) {
+    if (!io && !structural && full) checked = loaded.check(how, false, io);
+    if (io) {
         std::cerr << "inputanim: " << printable(name) << ": " << io.message() << '\n';
         return exit_unreadable;
     }

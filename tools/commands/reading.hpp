@@ -54,40 +54,29 @@ int for_each_recording(const std::vector<std::string>& names, bool json,
                        const validate_options& how, const archive_limits& budgets,
                        const std::function<void(const named_recording&)>& each);
 
-// A recording held whole for random access (dump, sample): its input (which owns a mapping) and
-// the bytes read or inflated into memory when it is gzip or a stream.
-struct whole_recording {
-    input in;
-    std::vector<std::byte> storage;
-    std::span<const std::byte> bytes;
-};
-// Opens `name` through the front door and reads the recording whole (read_whole) under `how`'s
-// layout and limits. On failure prints the diagnostic and returns the exit status: unreadable,
-// or invalid when its structure fails on the way.
+// Loads `name` through the front door (loaded_recording::load: read_whole under `how`'s layout
+// and limits). On failure prints the diagnostic and returns the exit status: unreadable, or
+// invalid when its structure fails on the way.
 std::optional<int> read_recording(const std::string& name, const validate_options& how,
-                                  whole_recording& out);
-// The same for an input already open (out.in), named `name`.
-std::optional<int> read_opened(const std::string& name, const validate_options& how,
-                               whole_recording& out);
+                                  loaded_recording& out);
 
-// The recording `r` whole (read_opened): a file or a member in place as read_opened reads it, a
-// member read through from the bytes held, or one streamed when it was checked read through
-// again from the archive's start.
+// The recording `r` whole, as read_recording loads it: a file or a member in place, a member read
+// through from the bytes held, or one streamed when it was checked read through again from the
+// archive's start.
 std::optional<int> read_named(const named_recording& r, const validate_options& how,
-                              whole_recording& out);
-// read_whole's result for the same (out.in and out.storage hold what its bytes point into), for a
-// command that plays what comes before damage (view).
-whole_input read_whole_named(const named_recording& r, const validate_options& how,
-                             whole_recording& out);
+                              loaded_recording& out);
+// The same loaded into `out` without a diagnostic: its read_whole result, for a command that
+// plays what comes before damage (view).
+const whole_input& read_whole_named(const named_recording& r, const validate_options& how,
+                                    loaded_recording& out);
 
-// Opens `bytes` (read by read_recording) as `rec` for a command that evaluates it (sample,
-// metrics): the structure walked and, when `full`, the content validated, so that keys out of order
-// or values that are not finite are not taken for motion. On failure prints why, naming what
-// `--level structure` would do instead (`anyway`: "samples it anyway"), and returns the exit
-// status: unreadable (a read fault of the mapping) or invalid.
-std::optional<int> open_evaluable(const std::string& name, std::span<const std::byte> bytes,
-                                  const validate_options& how, bool full, std::string_view anyway,
-                                  recording& rec);
+// Walks the structure of `loaded` (read by read_recording) for a command that evaluates it
+// (sample, metrics) and, when `full`, validates the content, so that keys out of order or values
+// that are not finite are not taken for motion. On failure prints why, naming what `--level
+// structure` would do instead (`anyway`: "samples it anyway"), and returns the exit status:
+// unreadable (a read fault of the mapping) or invalid.
+std::optional<int> open_evaluable(const std::string& name, loaded_recording& loaded,
+                                  const validate_options& how, bool full, std::string_view anyway);
 
 // An error for a line of human-readable output: its code's name, then error::message():
 // "unsorted_keys at byte 120, curve camera.position.x keyframe 2: key time is not ...".

@@ -168,21 +168,20 @@ int run_sample(const sample_options& o) {
     how.limits.max_bytes = o.max_bytes;
     // Sampling needs every curve at once: a gzip file or standard input is read into memory, once
     // its header passed, up to --max-bytes.
-    whole_recording whole;
+    loaded_recording whole;
     if (const std::optional<int> status = read_recording(o.file, how, whole)) return *status;
-    const std::span<const std::byte> bytes = whole.bytes;
-    recording rec;
     // Samples of keys out of order or not finite are not the recording's motion, so a file that
     // fails level full is refused unless asked for.
     if (const std::optional<int> status =
-            open_evaluable(o.file, bytes, how, o.level == level::full, "samples it anyway", rec)) {
+            open_evaluable(o.file, whole, how, o.level == level::full, "samples it anyway")) {
         return *status;
     }
+    const recording& rec = whole.recording();
     resampler rs(rec);
     if (const std::optional<int> status = select_curves(rs, o)) return *status;
     if (const std::optional<int> status = set_grid(rs, rec, o)) return *status;
     stdout_writer out;
-    return finish_stdout(write_rows(out, rs, o.format == "json", bytes, o.file));
+    return finish_stdout(write_rows(out, rs, o.format == "json", whole.bytes(), o.file));
 }
 
 }  // namespace

@@ -64,19 +64,26 @@ int run_view(const view_options& o) {
         for_each_recording(o.files, false, how, archive_limits{}, [&](const named_recording& r) {
             const std::string& name = r.name;
             file_check c;
-            whole_recording held;
-            whole_input whole;
+            loaded_recording held;
             if (r.check != nullptr) {
                 // A member, checked by the walk.
                 c = *r.check;
-                whole = read_whole_named(r, how, held);
+                read_whole_named(r, how, held);
             } else if (r.in.is_mapped()) {
-                // Opened again: validate_input reads a gzip file through, read_whole then again.
-                c = validate_file(name, how);
-                if (!c.io) whole = read_whole_named(r, how, held);
+                // Checked as `validate` checks it, then read whole from the same open file: from
+                // its start again, since validate_input reads a gzip file through.
+                c = validate_input(r.in, how);
+                std::error_code ec;
+                input again;
+                if (!c.io) again = input::part(r.in, 0, r.in.mapped().size(), ec);
+                if (ec) {
+                    held.unreadable(ec);
+                } else if (!c.io) {
+                    held.load(std::move(again), how);
+                }
             } else {
                 // A stream (standard input) is read once: into memory, then validated there.
-                whole = read_whole_named(r, how, held);
+                const whole_input& whole = read_whole_named(r, how, held);
                 c.bytes = whole.bytes.size();
                 c.compressed_bytes = whole.compressed_bytes;
                 if (whole.invalid) {
@@ -85,6 +92,7 @@ int run_view(const view_options& o) {
                     c.rep = validate(whole.bytes, how);
                 }
             }
+            const whole_input& whole = held.whole();
             if (c.io || whole.io) {
                 std::cerr << "inputanim: " << printable(name) << ": "
                           << (c.io ? c.io : whole.io).message() << '\n';
@@ -101,10 +109,9 @@ int run_view(const view_options& o) {
                 http::playable_note(whole)));
             http::viewer_site::source& kept = site->sources.emplace_back();
             kept.layout = how.layout;
+            // The storage moves with its buffer: `playable` still points into it.
             kept.bytes = playable;
-            kept.storage = std::move(held.storage);
-            if (!kept.storage.empty()) kept.bytes = kept.storage;
-            kept.in = std::move(held.in);
+            kept.loaded = std::move(held);
             if (site->recordings.back().frames_refused) {
                 std::cerr << "inputanim view: " << printable(name)
                           << ": no frames: they would pass " << (http::viewer_max_frame_bytes >> 20)

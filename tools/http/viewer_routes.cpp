@@ -74,21 +74,6 @@ grid_error frames_grid(const recording& rec, resampler& rs, double& rate,
     return fitted;
 }
 
-// Reads the whole recording behind a gzip upload: the front door copies the body into an anonymous
-// in-memory file, which it maps and inflates as it does a .bin.gz on disk. A stream damaged or cut
-// short gives what was inflated before the damage (playable_note says so).
-whole_input inflate_upload(std::span<const std::byte> body, const validate_options& how, input& in,
-                           std::vector<std::byte>& storage) {
-    std::error_code ec;
-    in = input::from_bytes(body, ec);
-    if (ec) {
-        whole_input failed;
-        failed.io = ec;
-        return failed;
-    }
-    return read_whole(in, how, storage);
-}
-
 // The timeline's events as measure() sends them, each kind into the collector event_rows reads
 // (the rows `inputanim metrics --events pinch` and `--events fixations` print), up to
 // viewer_max_events of a kind: those after are counted by the metrics alone.
@@ -433,10 +418,7 @@ std::optional<response> viewer_get(const viewer_site* site, const viewer_resourc
 
 export_job::export_job(const viewer_site::source& source) : source_(source) {
     const std::span<const std::byte> bytes = source.bytes;
-    const bool mapped = source.storage.empty();
-    const auto reading = [&](auto&& step) {
-        return mapped ? guarded(bytes, step) : (step(), std::error_code{});
-    };
+    const auto reading = [&](auto&& step) { return source.loaded.run(step); };
     error structural;
     if (reading([&] { structural = rec_.open(bytes, {source.layout, {}}); })) {
         refused_ = error_response(500, "io_error", "the recording could not be read again");
@@ -482,19 +464,21 @@ export_job::~export_job() = default;
 std::span<const std::byte> export_job::next(std::error_code& io) noexcept {
     std::span<const std::byte> piece;
     const auto step = [&] { piece = exporter_->next(); };
-    io = source_.storage.empty() ? guarded(source_.bytes, step) : (step(), std::error_code{});
+    io = source_.loaded.run(step);
     return io ? std::span<const std::byte>{} : piece;
 }
 
 response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
                        const report& rep, std::uint64_t recording_bytes,
                        std::optional<std::uint64_t> compressed_bytes, const validate_options& how) {
-    input in;
-    std::vector<std::byte> storage;
+    loaded_recording loaded;
     std::span<const std::byte> bytes = kept;
     std::string note;
     if (gzip) {
-        const whole_input whole = inflate_upload(kept, how, in, storage);
+        // The front door copies the body into an anonymous in-memory file, which it maps and
+        // inflates as it does a .bin.gz on disk. A stream damaged or cut short gives what was
+        // inflated before the damage (playable_note says so).
+        const whole_input& whole = loaded.load_bytes(kept, how);
         bytes = playable_bytes(whole);
         note = playable_note(whole);
     }
@@ -572,8 +556,6 @@ response viewer_member_upload(std::string_view name, std::string_view member,
     const file_check c = validate_member(reader, how, held);
     if (c.io) return member_unreadable(c.io);
     input in;
-    std::vector<std::byte> storage;
-    whole_input whole;
     archive_reader again;
     if (!held.empty()) {
         // Read through whole when it was checked: read as the same bytes loose (a .bin.gz
@@ -589,7 +571,8 @@ response viewer_member_upload(std::string_view name, std::string_view member,
         if (!ec) in = again.member(ec);
     }
     if (ec) return member_unreadable(ec);
-    whole = read_whole(in, how, storage);
+    loaded_recording loaded;
+    const whole_input& whole = loaded.load(std::move(in), how);
     // The archive's copy is in memory, which no other process can cut short: read as bytes in
     // memory (the frames in the answer's bundle).
     viewer_recording prepared = prepare_recording(

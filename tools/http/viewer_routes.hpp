@@ -15,6 +15,7 @@
 #include "inputanim/archive.hpp"
 #include "inputanim/export.hpp"
 #include "inputanim/input.hpp"
+#include "inputanim/loaded.hpp"
 #include "inputanim/recording.hpp"
 #include "inputanim/validate.hpp"
 
@@ -84,11 +85,11 @@ std::string playable_note(const whole_input& whole);
 struct viewer_site {
     std::vector<std::string> names;
     std::vector<viewer_recording> recordings;
-    // Each recording's bytes, for its export (/api/recordings/N/export.glb): the input that owns
-    // a mapping, or the bytes read into memory, with the layout it was read as.
+    // Each recording's bytes, for its export (/api/recordings/N/export.glb): the recording as
+    // loaded (a mapping, or the bytes read into memory), what of it plays (playable_bytes), and
+    // the layout it was read as.
     struct source {
-        input in;
-        std::vector<std::byte> storage;
+        loaded_recording loaded;
         std::span<const std::byte> bytes;
         layout_choice layout = layout_choice::automatic;
     };

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "inputanim/archive.hpp"
+#include "inputanim/loaded.hpp"
 
 #include "records/ceilings.hpp"
 #include "records/threads.hpp"
@@ -122,13 +123,10 @@ void index_alone(file_result& r, input& file, const validate_options& how,
     }
     // A gzip file: inflated again, into memory, as `inputanim metrics` reads it (the validation
     // read the input through).
-    std::error_code io;
-    input again = input::open(r.path, io);
-    if (io) return mark_cut(r, io);
-    std::vector<std::byte> storage;
     validate_options whole = how;
     whole.limits.max_bytes = std::min(how.limits.max_bytes, default_max_whole_bytes);
-    const whole_input w = read_whole(again, whole, storage);
+    loaded_recording again;
+    const whole_input& w = again.load(r.path, whole);
     if (w.io) return mark_cut(r, w.io);
     if (w.invalid) {
         r.metrics_failure = make_error_code(w.invalid.code);
