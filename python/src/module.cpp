@@ -27,6 +27,8 @@
 #include <utility>
 #include <vector>
 
+#include "index/index_row.hpp"
+#include "index/indexer.hpp"
 #include "inputanim/detail/number_text.hpp"
 #include "inputanim/evaluate.hpp"
 #include "inputanim/export.hpp"
@@ -35,14 +37,12 @@
 #include "inputanim/metrics.hpp"
 #include "inputanim/recording.hpp"
 #include "inputanim/validate.hpp"
-#include "records/ceilings.hpp"
-#include "records/export_refusal.hpp"
-#include "records/index_row.hpp"
-#include "records/indexer.hpp"
-#include "records/metrics_json.hpp"
-#include "records/output_file.hpp"
-#include "records/report_json.hpp"
-#include "records/text.hpp"
+#include "os/ceilings.hpp"
+#include "os/output_file.hpp"
+#include "os/text.hpp"
+#include "report/export_refusal.hpp"
+#include "report/metrics_json.hpp"
+#include "report/report_json.hpp"
 
 namespace py = pybind11;
 

@@ -26,9 +26,9 @@
 #include "http/validate_route.hpp"
 #include "http/viewer_routes.hpp"
 #include "inputanim/input.hpp"
-#include "records/ceilings.hpp"
-#include "records/text.hpp"
-#include "records/threads.hpp"
+#include "os/ceilings.hpp"
+#include "os/text.hpp"
+#include "os/threads.hpp"
 
 namespace inputanim::http {
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "records/report_json.hpp"
+#include "report/report_json.hpp"
 
 namespace inputanim::http {
 

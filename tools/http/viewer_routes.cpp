@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "inputanim/inputanim.hpp"
-#include "records/export_refusal.hpp"
-#include "records/metrics_json.hpp"
-#include "records/report_json.hpp"
-#include "records/text.hpp"
+#include "os/text.hpp"
+#include "report/export_refusal.hpp"
+#include "report/metrics_json.hpp"
+#include "report/report_json.hpp"
 
 namespace inputanim::http {
 

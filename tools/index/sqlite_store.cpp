@@ -1,4 +1,4 @@
-#include "records/sqlite_store.hpp"
+#include "index/sqlite_store.hpp"
 
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -14,9 +14,9 @@
 #include <system_error>
 #include <utility>
 
-#include "records/output_file.hpp"
-#include "records/report_json.hpp"
-#include "records/text.hpp"
+#include "os/output_file.hpp"
+#include "os/text.hpp"
+#include "report/report_json.hpp"
 
 namespace inputanim::records {
 
