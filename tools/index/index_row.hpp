@@ -35,38 +35,98 @@ struct index_column {
     column_type type;
 };
 
-// The fields of a row (`index --jsonl`), in the order of the Python frame's columns. A row of an
-// unreadable file has only path (path_bytes), valid, error and checked_with; the others are absent
-// from its line and null in the frame. The member fields (docs/ARCHIVES.md) are those of a member
-// of an archive, and archive and member_ordinal those of an archive whose walk stopped; a file's
-// row has none of them.
-inline constexpr std::array<index_column, 25> index_columns{{
-    {"path", column_type::text},
-    {"path_bytes", column_type::text},
-    {"valid", column_type::flag},
-    {"bytes", column_type::count},
-    {"version", column_type::text},
-    {"layout", column_type::text},
-    {"has_camera", column_type::optional_flag},
-    {"has_hands", column_type::optional_flag},
-    {"has_gaze", column_type::optional_flag},
-    {"curves", column_type::count},
-    {"keyframes", column_type::count},
-    {"markers", column_type::count},
-    {"start", column_type::number},
-    {"duration", column_type::number},
-    {"warnings", column_type::object},
-    {"warnings_found", column_type::count},
-    {"error", column_type::object},
-    {"checked_with", column_type::object},
-    {"archive", column_type::text},
-    {"archive_bytes", column_type::text},
-    {"member", column_type::text},
-    {"member_bytes", column_type::text},
-    {"member_ordinal", column_type::count},
-    {"member_offset", column_type::count},
-    {"member_size", column_type::count},
-}};
+// One column of the index, where it is: a field of a row (`index --jsonl`, the Python frame) of
+// type `json`, a column of the database's table recordings declared as `sql` (after its name),
+// or both. `since`: the schema that added it (2: the first kept, 3: the metrics, 4: the
+// archives); a database of an older one lacks it, and the table's text aligns the names of the
+// columns each schema added.
+struct index_table_column {
+    std::string_view name;
+    std::optional<column_type> json;
+    std::string_view sql;
+    int since = 2;
+};
+
+// Every column of the index, once, in the order of both the row's fields and the table's
+// columns: index_columns (the Python frame's), the table's CREATE text, its upsert and the
+// upsert's parameters (sqlite_store.cpp) are made from it. A row of an unreadable file has only
+// path (path_bytes), valid, error and checked_with; the others are absent from its line and null
+// in the frame. The member fields (docs/ARCHIVES.md) are those of a member of an archive, and
+// archive and member_ordinal those of an archive whose walk stopped; a file's row has none of
+// them. The table keeps the error's fields and the metrics a column each, the stamp (size, mtime,
+// inode) the skip check compares, the row's line (report) and when it was written (indexed_at).
+inline constexpr auto index_table = std::to_array<index_table_column>({
+    {"path", column_type::text, "TEXT NOT NULL"},
+    {"path_bytes", column_type::text, {}},
+    {"valid", column_type::flag, "INTEGER NOT NULL"},
+    {"bytes", column_type::count, "INTEGER"},
+    {"version", column_type::text, "TEXT"},
+    {"layout", column_type::text, "TEXT"},
+    {"has_camera", column_type::optional_flag, "INTEGER"},
+    {"has_hands", column_type::optional_flag, "INTEGER"},
+    {"has_gaze", column_type::optional_flag, "INTEGER"},
+    {"curves", column_type::count, "INTEGER"},
+    {"keyframes", column_type::count, "INTEGER"},
+    {"markers", column_type::count, "INTEGER"},
+    {"start", column_type::number, "REAL"},
+    {"duration", column_type::number, "REAL"},
+    {"warnings", column_type::object, {}},
+    {"warnings_found", column_type::count, "INTEGER"},
+    {"error", column_type::object, {}},
+    {"error_code", std::nullopt, "TEXT"},
+    {"error_offset", std::nullopt, "INTEGER"},
+    {"error_place", std::nullopt, "TEXT"},
+    {"error_curve", std::nullopt, "TEXT"},
+    {"error_keyframe", std::nullopt, "INTEGER"},
+    {"error_marker", std::nullopt, "INTEGER"},
+    {"error_limit", std::nullopt, "TEXT"},
+    {"error_message", std::nullopt, "TEXT"},
+    {"size", std::nullopt, "INTEGER"},
+    {"mtime", std::nullopt, "INTEGER"},
+    {"inode", std::nullopt, "INTEGER"},
+    {"checked_with", column_type::object, "TEXT NOT NULL"},
+    {"report", std::nullopt, "TEXT NOT NULL"},
+    {"indexed_at", std::nullopt, "INTEGER NOT NULL"},
+    {"left_path_length", std::nullopt, "REAL", 3},
+    {"right_path_length", std::nullopt, "REAL", 3},
+    {"left_pinches", std::nullopt, "INTEGER", 3},
+    {"right_pinches", std::nullopt, "INTEGER", 3},
+    {"left_coverage", std::nullopt, "REAL", 3},
+    {"right_coverage", std::nullopt, "REAL", 3},
+    {"fixations", std::nullopt, "INTEGER", 3},
+    {"mean_fixation_duration", std::nullopt, "REAL", 3},
+    {"archive", column_type::text, "TEXT", 4},
+    {"archive_bytes", column_type::text, {}, 4},
+    {"member", column_type::text, "TEXT", 4},
+    {"member_bytes", column_type::text, {}, 4},
+    {"member_ordinal", column_type::count, "INTEGER NOT NULL DEFAULT -1", 4},
+    {"member_offset", column_type::count, "INTEGER", 4},
+    {"member_size", column_type::count, "INTEGER", 4},
+});
+
+namespace detail {
+
+constexpr std::size_t json_column_count() {
+    std::size_t n = 0;
+    for (const index_table_column& c : index_table) n += c.json ? 1 : 0;
+    return n;
+}
+
+constexpr std::array<index_column, json_column_count()> json_columns() {
+    std::array<index_column, json_column_count()> columns{};
+    std::size_t i = 0;
+    for (const index_table_column& c : index_table) {
+        if (c.json) columns[i++] = {c.name, *c.json};
+    }
+    return columns;
+}
+
+}  // namespace detail
+
+// The fields of a row (`index --jsonl`), in the order of the Python frame's columns: those of
+// index_table that a row has.
+inline constexpr std::array<index_column, detail::json_column_count()> index_columns =
+    detail::json_columns();
 
 // The columns `index --metrics` adds: "metrics" (null for an invalid file or one that could not
 // be measured) and "metrics_error" (why a valid one could not be).
