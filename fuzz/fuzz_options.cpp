@@ -32,7 +32,7 @@
 #include "commands/options.hpp"
 #include "http/framing.hpp"
 #include "invariants.hpp"
-#include "records/ceilings.hpp"
+#include "os/ceilings.hpp"
 
 namespace {
 

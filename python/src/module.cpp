@@ -27,6 +27,8 @@
 #include <utility>
 #include <vector>
 
+#include "index/index_row.hpp"
+#include "index/indexer.hpp"
 #include "inputanim/detail/number_text.hpp"
 #include "inputanim/evaluate.hpp"
 #include "inputanim/export.hpp"
@@ -36,14 +38,12 @@
 #include "inputanim/metrics.hpp"
 #include "inputanim/recording.hpp"
 #include "inputanim/validate.hpp"
-#include "records/ceilings.hpp"
-#include "records/export_refusal.hpp"
-#include "records/index_row.hpp"
-#include "records/indexer.hpp"
-#include "records/metrics_json.hpp"
-#include "records/output_file.hpp"
-#include "records/report_json.hpp"
-#include "records/text.hpp"
+#include "os/ceilings.hpp"
+#include "os/output_file.hpp"
+#include "os/text.hpp"
+#include "report/export_refusal.hpp"
+#include "report/metrics_json.hpp"
+#include "report/report_json.hpp"
 #include "source.hpp"
 
 namespace py = pybind11;
@@ -1075,7 +1075,7 @@ PYBIND11_MODULE(_core, m) {
         "check_limits", [](const py::dict& values) { limits_of(values); }, py::arg("limits"));
     m.attr("MAX_THREADS") = records::max_threads;
     m.attr("DEFAULT_MAX_ROWS") = records::default_max_rows;
-    // The columns of index()'s frame, as (name, type name) pairs (records/index_row.hpp).
+    // The columns of index()'s frame, as (name, type name) pairs (index/index_row.hpp).
     const auto column_list = [](const auto& table) {
         py::list l;
         for (const records::index_column& c : table) {

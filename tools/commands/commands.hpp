@@ -1,26 +1,22 @@
 // The subcommands of `inputanim` (one file each in this folder) and what every one of them sees:
-// the exit statuses, and the records library's names they all use.
+// the exit statuses, and the names of the tools' libraries (tools/os) they all use.
 #pragma once
 
 #include <functional>
 
 #include <CLI/CLI.hpp>
 
+#include "exit_status.hpp"
+#include "os/ceilings.hpp"
+#include "os/output_file.hpp"
+#include "os/text.hpp"
 #include "output.hpp"
-#include "records/ceilings.hpp"
-#include "records/exit_status.hpp"
-#include "records/output_file.hpp"
-#include "records/text.hpp"
 
 namespace inputanim::cli {
 
 using records::csv_field;
 using records::default_max_rows;
 using records::default_max_whole_bytes;
-using records::exit_invalid;
-using records::exit_unreadable;
-using records::exit_usage;
-using records::exit_valid;
 using records::max_threads;
 using records::number_text;
 using records::output_failure;

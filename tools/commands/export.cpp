@@ -11,7 +11,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "reading.hpp"
-#include "records/export_refusal.hpp"
+#include "report/export_refusal.hpp"
 
 namespace inputanim::cli {
 

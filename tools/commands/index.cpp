@@ -22,10 +22,10 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "index/indexer.hpp"
 #include "options.hpp"
 #include "progress.hpp"
 #include "reading.hpp"
-#include "records/indexer.hpp"
 
 namespace inputanim::cli {
 

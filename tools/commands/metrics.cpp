@@ -14,8 +14,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "reading.hpp"
-#include "records/metrics_json.hpp"
-#include "records/report_json.hpp"
+#include "report/metrics_json.hpp"
+#include "report/report_json.hpp"
 
 namespace inputanim::cli {
 

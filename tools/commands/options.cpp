@@ -10,10 +10,10 @@
 #include <optional>
 #include <type_traits>
 
+#include "exit_status.hpp"
 #include "http/http_server.hpp"
-#include "records/ceilings.hpp"
-#include "records/exit_status.hpp"
-#include "records/text.hpp"
+#include "os/ceilings.hpp"
+#include "os/text.hpp"
 
 namespace inputanim::cli {
 
@@ -275,24 +275,24 @@ bool names_any_curve(std::string_view glob) {
 
 int usage_error(std::string_view command, const std::string& message) {
     std::cerr << "inputanim " << command << ": " << message << '\n';
-    return records::exit_usage;
+    return exit_usage;
 }
 
 int exit_status_of(http::server_end end) {
     switch (end) {
         case http::server_end::stopped:
-            return records::exit_valid;
+            return exit_valid;
         case http::server_end::bad_config:
-            return records::exit_usage;
+            return exit_usage;
         case http::server_end::refused:
             break;
     }
-    return records::exit_unreadable;
+    return exit_unreadable;
 }
 
 int invalid_file(const std::string& file, const std::string& message) {
     std::cerr << "inputanim: " << records::printable(file) << ": " << message << '\n';
-    return records::exit_invalid;
+    return exit_invalid;
 }
 
 }  // namespace inputanim::cli

@@ -9,7 +9,7 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "records/text.hpp"
+#include "os/text.hpp"
 
 namespace inputanim::cli {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "records/exit_status.hpp"
-#include "records/output_file.hpp"
+#include "exit_status.hpp"
+#include "os/output_file.hpp"
 
 namespace inputanim::cli {
 

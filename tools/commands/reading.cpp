@@ -5,8 +5,8 @@
 #include <system_error>
 
 #include "commands.hpp"
-#include "records/report_json.hpp"
-#include "records/text.hpp"
+#include "os/text.hpp"
+#include "report/report_json.hpp"
 
 namespace inputanim::cli {
 

@@ -6,8 +6,8 @@
 #include "commands.hpp"
 #include "http/http_server.hpp"
 #include "options.hpp"
+#include "os/ceilings.hpp"
 #include "reading.hpp"
-#include "records/ceilings.hpp"
 
 namespace inputanim::cli {
 

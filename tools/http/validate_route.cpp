@@ -8,7 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "records/report_json.hpp"
+#include "http/server.hpp"
+#include "report/report_json.hpp"
 
 namespace inputanim::http {
 
@@ -298,3 +299,441 @@ void archive_walk::walk(input& in) {
 }
 
 }  // namespace inputanim::http
+
+namespace inputanim::http::detail {
+
+namespace {
+
+// A walk of an archive while its connection's coroutine lives: registered for the shutdown, and
+// cancelled when the coroutine ends however it ends, so that its thread never waits for a body
+// that will not come.
+class walk_registration {
+  public:
+    walk_registration(server_state& s, const std::shared_ptr<archive_walk>& w)
+        : state_(s), walk_(w) {
+        const std::lock_guard lock(state_.mutex);
+        id_ = state_.next_id++;
+        state_.walks.emplace(id_, w);
+    }
+    ~walk_registration() {
+        walk_->cancel();
+        const std::lock_guard lock(state_.mutex);
+        state_.walks.erase(id_);
+    }
+    walk_registration(const walk_registration&) = delete;
+    walk_registration& operator=(const walk_registration&) = delete;
+
+  private:
+    server_state& state_;
+    std::shared_ptr<archive_walk> walk_;
+    std::uint64_t id_ = 0;
+};
+
+// Wakes a connection's coroutine from a thread that walks its archive: posted to the
+// connection's strand, where it cancels what the coroutine waits on, the timer or a read of the
+// body (the parser keeps the bytes it has). Wake-ups that come while one is posted are one; the
+// coroutine looks at the walk after every wake-up, so none is lost.
+class wake_signal : public std::enable_shared_from_this<wake_signal> {
+  public:
+    explicit wake_signal(const net::any_io_executor& strand) : timer_(strand) {}
+    // Any thread. Without memory to post it, the coroutine goes on at its deadline.
+    void wake() noexcept {
+        if (posted_.exchange(true)) return;
+        try {
+            net::post(timer_.get_executor(), [self = shared_from_this()] {
+                self->posted_ = false;
+                self->timer_.cancel();
+                if (self->reading_ != nullptr) self->reading_->socket().cancel();
+            });
+        } catch (const std::bad_alloc&) {
+            posted_ = false;
+        }
+    }
+    // The connection's strand only.
+    net::steady_timer& timer() { return timer_; }
+    // The stream a wake-up cancels the read of (null: none is in flight).
+    void reading(beast::tcp_stream* stream) { reading_ = stream; }
+
+  private:
+    net::steady_timer timer_;
+    beast::tcp_stream* reading_ = nullptr;
+    std::atomic<bool> posted_{false};
+};
+
+answer busy_walking() {
+    return error_answer(503, "busy",
+                        "the server is walking its maximum number of archives (" +
+                            std::to_string(archive_walkers) + "); retry later");
+}
+
+answer pick_member(archive_format format) {
+    return error_answer(
+        400, "member_required",
+        "the body is a " + std::string(archive_format_name(format)) +
+            " archive: name the recording to open with ?member=NAME, its name in the archive "
+            "(POST /validate answers a line for each recording it holds, with its \"member\")");
+}
+
+}  // namespace
+
+// Takes one of the archive walks' places (each a thread of walkers_): false when they are all
+// taken.
+bool server::admit_walk(upload_place& place) {
+    if (++state_.walking > walkers_.size()) {
+        --state_.walking;
+        return false;
+    }
+    place = upload_place(state_.walking);
+    return true;
+}
+
+net::awaitable<answer> server::validate_upload(connection& c, request_parser& parser,
+                                               beast::flat_buffer& buffer,
+                                               std::vector<std::byte>& chunk,
+                                               std::uint64_t& received, std::string_view query,
+                                               bool for_viewer) {
+    const steady::time_point header_end = steady::now();
+    const std::string name = upload_name(query);
+    auto& req = parser.get();
+    const std::string_view encoding = trimmed(req[http::field::content_encoding]);
+    const bool gzip = beast::iequals(encoding, "gzip") || beast::iequals(encoding, "x-gzip");
+    if (!gzip && !encoding.empty() && !beast::iequals(encoding, "identity")) {
+        answer a = error_answer(415, "unsupported_encoding",
+                                "Content-Encoding " + std::string(encoding) +
+                                    " is not supported: send gzip or identity");
+        a.body_unread = !parser.is_done();
+        co_return a;
+    }
+    const std::optional<archive_format> typed =
+        archive_content_type(req[http::field::content_type]);
+    if (typed == archive_format::zip && gzip) {
+        answer a = error_answer(415, "unsupported_encoding",
+                                "a zip is read as it is: send it without Content-Encoding");
+        a.body_unread = !parser.is_done();
+        co_return a;
+    }
+    const std::uint64_t max_bytes = config_.how.limits.max_bytes;
+    if (const auto length = parser.content_length(); length && *length > max_bytes) {
+        // Known from the header: the body is never read (nor asked for, under
+        // Expect: 100-continue).
+        answer a = report_answer(413, name, oversized(max_bytes, *length), config_.how, *length,
+                                 std::nullopt);
+        a.body_unread = true;
+        co_return a;
+    }
+    const std::optional<std::string> member =
+        for_viewer ? query_value(query, "member") : std::nullopt;
+    // An archive known from the header is refused before its body is asked for.
+    upload_place walking;
+    if (typed && ((for_viewer && !member) || (!for_viewer && !admit_walk(walking)))) {
+        answer a = for_viewer ? pick_member(*typed) : busy_walking();
+        a.body_unread = !parser.is_done();
+        co_return a;
+    }
+    beast::error_code ec;
+    if (beast::iequals(trimmed(req[http::field::expect]), "100-continue")) {
+        http::response<http::empty_body> go{http::status::continue_, req.version()};
+        c.stream.expires_at(
+            std::min(steady::now() + config_.timeout, header_end + config_.request_deadline));
+        co_await http::async_write(c.stream, go, to(ec));
+        if (ec) {
+            answer a;
+            a.status = client_closed;
+            a.unsendable = true;
+            co_return a;
+        }
+    }
+    body_reading b{c, parser, buffer, chunk, received, header_end, steady::now()};
+
+    // What the body is: its Content-Type's archive, a gzip stream (a .bin.gz), or what its first
+    // bytes say, read into `head` until they say it.
+    upload_kind kind = typed == archive_format::zip ? upload_kind::zip
+                       : typed                      ? upload_kind::tar
+                       : gzip                       ? upload_kind::recording
+                                                    : upload_kind::undecided;
+    std::vector<std::byte> head;
+    while (kind == upload_kind::undecided) {
+        if (parser.is_done()) {
+            kind = sniff_upload(head, true);
+            break;
+        }
+        const std::size_t n = co_await read_body(b, ec);
+        if (ec) co_return body_failure(ec, received);
+        if (received > max_bytes) {
+            answer a = report_answer(413, name, oversized(max_bytes, received), config_.how,
+                                     received, std::nullopt);
+            a.body_unread = !parser.is_done();
+            co_return a;
+        }
+        head.insert(head.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n));
+        kind = sniff_upload(head, false);
+    }
+    if (kind == upload_kind::tar || kind == upload_kind::zip) {
+        const archive_format format =
+            kind == upload_kind::zip ? archive_format::zip : archive_format::tar;
+        if (for_viewer) {
+            if (!member) {
+                answer a = pick_member(format);
+                a.body_unread = !parser.is_done();
+                co_return a;
+            }
+            co_return co_await view_member(b, std::move(head), name, *member);
+        }
+        if (!typed && !admit_walk(walking)) {
+            answer a = busy_walking();
+            a.body_unread = !parser.is_done();
+            co_return a;
+        }
+        co_return co_await walk_archive(b, format, std::move(head), name, std::move(walking));
+    }
+
+    body_validator v(config_.how, gzip);
+    bool too_large = false;
+    // The viewer plays what it can of an invalid recording: its body is kept (up to the byte
+    // ceiling) and read to its end past the verdict.
+    std::vector<std::byte> kept;
+    bool decided = false;
+    // Whether the bytes leave the rest of the body unread: the verdict is final.
+    const auto take = [&](std::span<const std::byte> bytes) {
+        if (for_viewer) kept.insert(kept.end(), bytes.begin(), bytes.end());
+        if (!bytes.empty() && !decided && v.feed(bytes) == stream_status::error) {
+            decided = true;
+            // The verdict is final: answer now, and leave the rest of the body unread.
+            return !for_viewer;
+        }
+        return false;
+    };
+    bool answered = take(head);
+    while (!answered && !parser.is_done()) {
+        const std::size_t n = co_await read_body(b, ec);
+        if (ec) co_return body_failure(ec, received);
+        if (received > max_bytes) {
+            too_large = true;
+            break;
+        }
+        answered = take({chunk.data(), n});
+    }
+    answer a;
+    if (too_large) {
+        a = report_answer(413, name, oversized(max_bytes, received), config_.how, received,
+                          std::nullopt);
+    } else {
+        // A damaged gzip body is an invalid recording (bad_compression), as for a file.
+        const report& rep = v.finish();
+        const bool over =
+            rep.error.code == errc::limit_exceeded && rep.error.limit == limit_kind::bytes;
+        if (for_viewer && !over) {
+            const bool inflate = gzip || v.gzip();
+            a = co_await answer_on(workers_.executor(), [&] {
+                return viewer_upload(name, kept, inflate, rep, v.bytes(), v.compressed(),
+                                     config_.how);
+            });
+        } else {
+            a = report_answer(over ? 413 : 200, name, rep, config_.how, v.bytes(), v.compressed());
+        }
+    }
+    a.body_unread = !parser.is_done();
+    co_return a;
+}
+
+// Reads the rest of the body into `held` (which has its first bytes), up to the byte ceiling:
+// the answer when it could not be held whole.
+net::awaitable<std::optional<answer>> server::hold_body(body_reading& b,
+                                                        std::vector<std::byte>& held,
+                                                        const std::string& name) {
+    const std::uint64_t max_bytes = config_.how.limits.max_bytes;
+    beast::error_code ec;
+    try {
+        // The declared length is at most the ceiling (larger ones were refused from the header).
+        if (const auto length = b.parser.content_length()) {
+            held.reserve(static_cast<std::size_t>(*length));
+        }
+        while (!b.parser.is_done()) {
+            const std::size_t n = co_await read_body(b, ec);
+            if (ec) co_return body_failure(ec, b.received);
+            if (b.received > max_bytes) {
+                answer a = report_answer(413, name, oversized(max_bytes, b.received), config_.how,
+                                         b.received, std::nullopt);
+                a.body_unread = true;
+                co_return a;
+            }
+            held.insert(held.end(), b.chunk.begin(),
+                        b.chunk.begin() + static_cast<std::ptrdiff_t>(n));
+        }
+    } catch (const std::bad_alloc&) {
+        answer a = error_answer(503, "out_of_memory", "the body could not be held; retry later");
+        a.body_unread = !b.parser.is_done();
+        co_return a;
+    }
+    co_return std::nullopt;
+}
+
+// POST /validate of an archive: its walk on a thread of walkers_, and its lines written as they
+// are made, chunked, from the moment the archive is open. A tar's body is put into the walk's
+// queue as it arrives (read only while the queue has room for a whole read); a zip's is held
+// whole first, since its directory is at its end. The coroutine waits for whatever comes first:
+// body bytes, or the walk's wake-up (lines, room, its end), which cancels the wait. The request
+// deadline bounds the whole walk: past it the walk is cancelled and a last line says so.
+net::awaitable<answer> server::walk_archive(body_reading& b, archive_format format,
+                                            std::vector<std::byte> head, const std::string& name,
+                                            upload_place place) {
+    connection& c = b.c;
+    request_parser& parser = b.parser;
+    const std::uint64_t max_bytes = config_.how.limits.max_bytes;
+    const steady::time_point deadline = b.header_end + config_.request_deadline;
+    const auto signal = std::make_shared<wake_signal>(c.stream.get_executor());
+    const auto walk = std::make_shared<archive_walk>(config_.how, config_.archives, name,
+                                                     [signal] { signal->wake(); });
+    const walk_registration registered(state_, walk);
+    beast::error_code ec;
+
+    if (format == archive_format::zip) {
+        std::vector<std::byte> held = std::move(head);
+        if (std::optional<answer> failed = co_await hold_body(b, held, name)) {
+            co_return std::move(*failed);
+        }
+        // The place is held by the walk's thread until the walk ends.
+        net::post(walkers_.executor(),
+                  [walk, held = std::move(held), place = std::move(place)]() mutable {
+                      walk->walk_held(std::move(held));
+                  });
+    } else {
+        walk->put(head);
+        if (parser.is_done()) walk->end_body();
+        net::post(walkers_.executor(), [walk, place = std::move(place)] { walk->walk_body(); });
+    }
+
+    auto& req = parser.get();
+    http::response<http::buffer_body> res{http::status::ok, req.version()};
+    res.set(http::field::server, server_name);
+    res.set(http::field::content_type, "application/x-ndjson");
+    // Made once the header's fields are set, when the first line is there.
+    std::optional<http::response_serializer<http::buffer_body>> serializer;
+    bool started = false;
+    answer a;
+    a.status = 200;
+    // Writes `text` as the next piece of the body (more: false ends it); false when the client
+    // cannot take it.
+    const auto write = [&](std::string_view text, bool more) -> net::awaitable<bool> {
+        res.body().data = const_cast<char*>(text.data());
+        res.body().size = text.size();
+        res.body().more = more;
+        c.stream.expires_after(config_.timeout);
+        beast::error_code wrote;
+        co_await http::async_write(c.stream, *serializer, to(wrote));
+        co_return !wrote || wrote == http::error::need_buffer;
+    };
+    std::string lines;
+    // The server's own last line, when it stops the walk: before the first line, the answer.
+    std::string last;
+    const auto stop = [&](answer why) -> std::optional<answer> {
+        walk->cancel();
+        why.body_unread = why.body_unread || !parser.is_done();
+        if (!started) return why;
+        last = why.body;
+        a.body_unread = why.body_unread;
+        return std::nullopt;
+    };
+    for (;;) {
+        lines.clear();
+        const archive_walk::progress p = walk->take(lines);
+        if (!started && p.refused) {
+            answer refused =
+                error_answer(422, "not_an_archive",
+                             "the body is no " + std::string(archive_format_name(format)) +
+                                 " archive this server reads: " + p.refused.message());
+            refused.body_unread = !parser.is_done();
+            co_return refused;
+        }
+        // What the walk said may be out of date once a write has waited: it is asked again
+        // before anything waits for it.
+        bool wrote = false;
+        if (!started && (p.opened || !lines.empty())) {
+            started = true;
+            wrote = true;
+            // Its lines may start before its body ends: the connection goes on only after a body
+            // read whole before them, in HTTP/1.1 (the last chunk ends the answer; in 1.0 the
+            // connection's end does).
+            res.keep_alive(parser.is_done() && req.keep_alive() && req.version() >= 11 &&
+                           !state_.stopping);
+            res.chunked(req.version() >= 11);
+            res.body().data = nullptr;
+            res.body().more = true;
+            serializer.emplace(res);
+            c.stream.expires_after(config_.timeout);
+            co_await http::async_write_header(c.stream, *serializer, to(ec));
+            if (ec) {
+                a.status = client_closed;
+                a.unsendable = true;
+                co_return a;
+            }
+        }
+        if (!lines.empty()) {
+            if (!co_await write(lines, true)) {
+                a.unsendable = true;
+                co_return a;
+            }
+            wrote = true;
+        }
+        if (p.ended && !p.out_of_memory) break;
+        if (p.ended) {
+            std::optional<answer> stopped =
+                stop(error_answer(503, "out_of_memory",
+                                  "the walk of the archive could not allocate what it needed: "
+                                  "the members after the last line were not read"));
+            if (stopped) co_return std::move(*stopped);
+            break;
+        }
+        if (wrote) continue;
+        if (format == archive_format::tar && !parser.is_done() && walk->room() >= read_size) {
+            signal->reading(&c.stream);
+            const std::size_t n = co_await read_body(b, ec);
+            signal->reading(nullptr);
+            std::optional<answer> stopped;
+            if (b.received > max_bytes) {
+                answer over = report_answer(413, name, oversized(max_bytes, b.received),
+                                            config_.how, b.received, std::nullopt);
+                over.body_unread = true;
+                stopped = stop(std::move(over));
+            } else if (ec && ec != net::error::operation_aborted) {
+                answer failed = body_failure(ec, b.received);
+                if (failed.unsendable) co_return failed;
+                stopped = stop(std::move(failed));
+            } else {
+                // A wake-up cancels the read with what it had.
+                if (n > 0) walk->put({b.chunk.data(), n});
+                if (parser.is_done()) walk->end_body();
+            }
+            if (stopped) co_return std::move(*stopped);
+            continue;
+        }
+        // Waits for the walk: its lines, room in the queue, its end.
+        const steady::time_point waiting = steady::now();
+        signal->timer().expires_at(deadline);
+        co_await signal->timer().async_wait(to(ec));
+        // A pause the server makes is not the client's: the body's minimum rate starts later.
+        b.body_start += steady::now() - waiting;
+        if (!ec) {
+            std::optional<answer> stopped =
+                stop(error_answer(503, "deadline_exceeded",
+                                  "the walk of the archive passed the request deadline (" +
+                                      std::to_string(config_.request_deadline.count()) +
+                                      " s): the members after the last line were not read"));
+            if (stopped) co_return std::move(*stopped);
+        }
+    }
+    if (!last.empty() && !co_await write(last, true)) {
+        a.unsendable = true;
+        co_return a;
+    }
+    if (!co_await write({}, false)) {
+        a.unsendable = true;
+        co_return a;
+    }
+    a.streamed = true;
+    a.body_unread = a.body_unread || !parser.is_done();
+    a.stays_open = res.keep_alive() && !a.body_unread;
+    co_return a;
+}
+
+}  // namespace inputanim::http::detail

@@ -5,16 +5,18 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <iostream>
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "http/server.hpp"
 #include "inputanim/inputanim.hpp"
-#include "records/export_refusal.hpp"
-#include "records/metrics_json.hpp"
-#include "records/report_json.hpp"
-#include "records/text.hpp"
+#include "os/text.hpp"
+#include "report/export_refusal.hpp"
+#include "report/metrics_json.hpp"
+#include "report/report_json.hpp"
 
 namespace inputanim::http {
 
@@ -587,3 +589,98 @@ response viewer_member_upload(std::string_view name, std::string_view member,
 }
 
 }  // namespace inputanim::http
+
+namespace inputanim::http::detail {
+
+// The export's body as it is made: each piece made on a worker, then written, so that a slow
+// client holds one piece and an export never holds a connection's strand while it evaluates.
+net::awaitable<bool> server::send_export(connection& c, answer& a, unsigned version,
+                                         bool keep_alive, bool head) {
+    http::response<http::buffer_body> res{static_cast<http::status>(a.status), version};
+    res.set(http::field::server, server_name);
+    res.set(http::field::content_type, a.content_type);
+    res.keep_alive(keep_alive && !a.body_unread && !state_.stopping);
+    res.content_length(a.job->size());
+    res.body().data = nullptr;
+    res.body().more = true;
+    http::response_serializer<http::buffer_body> serializer{res};
+    beast::error_code ec;
+    c.stream.expires_after(config_.timeout);
+    co_await http::async_write_header(c.stream, serializer, to(ec));
+    if (ec) co_return false;
+    if (head) co_return res.keep_alive();
+    for (;;) {
+        std::error_code io;
+        std::span<const std::byte> piece;
+        try {
+            piece = co_await net::co_spawn(
+                workers_.executor(),
+                [&]() -> net::awaitable<std::span<const std::byte>> { co_return a.job->next(io); },
+                net::use_awaitable);
+        } catch (const std::exception&) {
+            io = std::make_error_code(std::errc::not_enough_memory);
+        }
+        if (io) {
+            // The status is sent: the body can only be cut short, and the connection closed.
+            std::cerr << "inputanim serve: an export could not be finished: " << io.message()
+                      << '\n';
+            co_return false;
+        }
+        res.body().data = const_cast<std::byte*>(piece.data());
+        res.body().size = piece.size();
+        res.body().more = !piece.empty();
+        c.stream.expires_after(config_.timeout);
+        co_await http::async_write(c.stream, serializer, to(ec));
+        if (ec == http::error::need_buffer) ec = {};
+        if (ec) co_return false;
+        if (piece.empty()) break;
+    }
+    co_return res.keep_alive();
+}
+
+// GET /api/recordings/N/export.glb: one of the places of POST /view, and the plan made on a
+// worker (it reads the whole recording's times and keys once).
+net::awaitable<answer> server::export_recording(std::size_t index) {
+    answer a;
+    if (++state_.viewing > viewer_max_uploads) {
+        --state_.viewing;
+        co_return error_answer(503, "busy",
+                               "the server is answering its maximum number of uploads to view "
+                               "and exports (" +
+                                   std::to_string(viewer_max_uploads) + "); retry later");
+    }
+    upload_place place(state_.viewing);
+    try {
+        const viewer_site::source& source = config_.site->sources[index];
+        std::shared_ptr<export_job> job = co_await net::co_spawn(
+            workers_.executor(),
+            [&]() -> net::awaitable<std::shared_ptr<export_job>> {
+                co_return std::make_shared<export_job>(source);
+            },
+            net::use_awaitable);
+        if (job->refused()) {
+            a.take(*job->refused());
+        } else {
+            a.job = std::move(job);
+            a.content_type = "model/gltf-binary";
+        }
+    } catch (const std::bad_alloc&) {
+        a = error_answer(503, "out_of_memory", "the export could not be allocated; retry later");
+    }
+    a.place = std::move(place);
+    co_return a;
+}
+
+// POST /view?member=NAME of an archive: the body held whole (up to the byte ceiling), then the
+// member opened and answered on a worker.
+net::awaitable<answer> server::view_member(body_reading& b, std::vector<std::byte> held,
+                                           const std::string& name, const std::string& member) {
+    if (std::optional<answer> failed = co_await hold_body(b, held, name)) {
+        co_return std::move(*failed);
+    }
+    co_return co_await answer_on(workers_.executor(), [&] {
+        return viewer_member_upload(name, member, std::move(held), config_.how, config_.archives);
+    });
+}
+
+}  // namespace inputanim::http::detail

@@ -1,4 +1,5 @@
-// Ceilings shared by the commands and the index.
+// Ceilings on the work the input decides, shared by the commands, the index, the server and the
+// Python package: in tools/os, below all of them.
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,9 @@
-#include "records/export_refusal.hpp"
+#include "report/export_refusal.hpp"
 
 #include <cmath>
 #include <limits>
 
-#include "records/text.hpp"
+#include "os/text.hpp"
 
 namespace inputanim::records {
 

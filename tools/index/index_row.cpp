@@ -1,4 +1,4 @@
-#include "records/index_row.hpp"
+#include "index/index_row.hpp"
 
 namespace inputanim::records {
 

@@ -1,4 +1,4 @@
-#include "records/output_file.hpp"
+#include "os/output_file.hpp"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -18,7 +18,7 @@
 
 #include "inputanim/archive.hpp"
 #include "inputanim/input.hpp"
-#include "records/text.hpp"
+#include "os/text.hpp"
 
 namespace inputanim::records {
 

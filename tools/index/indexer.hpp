@@ -16,9 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "records/index_pool.hpp"
-#include "records/index_row.hpp"
-#include "records/sqlite_store.hpp"
+#include "index/index_pool.hpp"
+#include "index/index_row.hpp"
+#include "index/sqlite_store.hpp"
 
 namespace inputanim::records {
 

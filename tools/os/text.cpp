@@ -1,4 +1,4 @@
-#include "records/text.hpp"
+#include "os/text.hpp"
 
 #include <array>
 #include <charconv>

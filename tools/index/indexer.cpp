@@ -1,4 +1,4 @@
-#include "records/indexer.hpp"
+#include "index/indexer.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,9 +8,9 @@
 #include <system_error>
 #include <utility>
 
-#include "records/metrics_json.hpp"
-#include "records/report_json.hpp"
-#include "records/text.hpp"
+#include "os/text.hpp"
+#include "report/metrics_json.hpp"
+#include "report/report_json.hpp"
 
 namespace inputanim::records {
 

@@ -1,9 +1,9 @@
-#include "records/metrics_json.hpp"
+#include "report/metrics_json.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "records/report_json.hpp"
+#include "report/report_json.hpp"
 
 namespace inputanim::records {
 

@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "records/index_pool.hpp"
+#include "index/index_pool.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;

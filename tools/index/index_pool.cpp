@@ -1,4 +1,4 @@
-#include "records/index_pool.hpp"
+#include "index/index_pool.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,8 +12,8 @@
 #include "inputanim/archive.hpp"
 #include "inputanim/loaded.hpp"
 
-#include "records/ceilings.hpp"
-#include "records/threads.hpp"
+#include "os/ceilings.hpp"
+#include "os/threads.hpp"
 
 namespace inputanim::records {
 

@@ -1,4 +1,4 @@
-#include "records/sqlite_store.hpp"
+#include "index/sqlite_store.hpp"
 
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -14,9 +14,10 @@
 #include <system_error>
 #include <utility>
 
-#include "records/output_file.hpp"
-#include "records/report_json.hpp"
-#include "records/text.hpp"
+#include "index/index_row.hpp"
+#include "os/output_file.hpp"
+#include "os/text.hpp"
+#include "report/report_json.hpp"
 
 namespace inputanim::records {
 
@@ -34,51 +35,20 @@ constexpr std::int64_t application_id = 0x49416e78;
 // NULL, member_ordinal the place of the entry it could not read): (path, member_ordinal) is the
 // key, as members of one name have a row each.
 std::string recordings_table(std::string_view name) {
-    return "CREATE TABLE " + std::string(name) + R"sql( (
-    path           TEXT NOT NULL,
-    valid          INTEGER NOT NULL,
-    bytes          INTEGER,
-    version        TEXT,
-    layout         TEXT,
-    has_camera     INTEGER,
-    has_hands      INTEGER,
-    has_gaze       INTEGER,
-    curves         INTEGER,
-    keyframes      INTEGER,
-    markers        INTEGER,
-    start          REAL,
-    duration       REAL,
-    warnings_found INTEGER,
-    error_code     TEXT,
-    error_offset   INTEGER,
-    error_place    TEXT,
-    error_curve    TEXT,
-    error_keyframe INTEGER,
-    error_marker   INTEGER,
-    error_limit    TEXT,
-    error_message  TEXT,
-    size           INTEGER,
-    mtime          INTEGER,
-    inode          INTEGER,
-    checked_with   TEXT NOT NULL,
-    report         TEXT NOT NULL,
-    indexed_at     INTEGER NOT NULL,
-    left_path_length       REAL,
-    right_path_length      REAL,
-    left_pinches           INTEGER,
-    right_pinches          INTEGER,
-    left_coverage          REAL,
-    right_coverage         REAL,
-    fixations              INTEGER,
-    mean_fixation_duration REAL,
-    archive        TEXT,
-    member         TEXT,
-    member_ordinal INTEGER NOT NULL DEFAULT -1,
-    member_offset  INTEGER,
-    member_size    INTEGER,
-    PRIMARY KEY (path, member_ordinal)
-);
-)sql";
+    std::string text = "CREATE TABLE " + std::string(name) + " (\n";
+    for (const index_table_column& c : index_table) {
+        if (c.sql.empty()) continue;
+        // The names of the columns one schema added are aligned, one space past the longest.
+        std::size_t width = 0;
+        for (const index_table_column& other : index_table) {
+            if (!other.sql.empty() && other.since == c.since) {
+                width = std::max(width, other.name.size());
+            }
+        }
+        text += "    " + std::string(c.name) + std::string(width + 1 - c.name.size(), ' ') +
+                std::string(c.sql) + ",\n";
+    }
+    return text + "    PRIMARY KEY (path, member_ordinal)\n);\n";
 }
 
 std::string warnings_table(std::string_view name) {
@@ -123,17 +93,23 @@ std::string schema() {
            schema_indexes;
 }
 
+// The columns of table recordings that schema `since` added.
+constexpr std::size_t columns_since(int since) {
+    std::size_t n = 0;
+    for (const index_table_column& c : index_table) n += !c.sql.empty() && c.since == since;
+    return n;
+}
+
 // Schema 2 to 3: the columns of index --metrics.
-constexpr const char* add_metrics_columns = R"sql(
-ALTER TABLE recordings ADD COLUMN left_path_length REAL;
-ALTER TABLE recordings ADD COLUMN right_path_length REAL;
-ALTER TABLE recordings ADD COLUMN left_pinches INTEGER;
-ALTER TABLE recordings ADD COLUMN right_pinches INTEGER;
-ALTER TABLE recordings ADD COLUMN left_coverage REAL;
-ALTER TABLE recordings ADD COLUMN right_coverage REAL;
-ALTER TABLE recordings ADD COLUMN fixations INTEGER;
-ALTER TABLE recordings ADD COLUMN mean_fixation_duration REAL;
-)sql";
+std::string add_metrics_columns() {
+    std::string sql;
+    for (const index_table_column& c : index_table) {
+        if (c.sql.empty() || c.since != 3) continue;
+        sql += "ALTER TABLE recordings ADD COLUMN " + std::string(c.name) + " " +
+               std::string(c.sql) + ";\n";
+    }
+    return sql;
+}
 
 // Schema 3 to 4: the key gains member_ordinal, so the tables are made again and their rows
 // copied (every one a file: -1), and table archives is added.
@@ -148,121 +124,38 @@ std::string add_archive_columns() {
            archives_table + schema_indexes;
 }
 
-constexpr std::size_t occurrences(std::string_view text, std::string_view word) {
-    std::size_t n = 0;
-    for (std::size_t at = text.find(word); at != std::string_view::npos;
-         at = text.find(word, at + word.size())) {
-        ++n;
-    }
-    return n;
-}
 // The columns schema 2 lacks: those of table recordings before the archive columns.
-constexpr std::size_t metrics_column_count = occurrences(add_metrics_columns, "ADD COLUMN");
+constexpr std::size_t metrics_column_count = columns_since(3);
 // The columns schema 3 lacks: the last ones of tables recordings and warnings.
-constexpr std::size_t archive_column_count = 5;
+constexpr std::size_t archive_column_count = columns_since(4);
 constexpr std::size_t archive_warning_column_count = 1;
 
 // How long a run waits for another that holds the database's write lock (one batch of changes,
 // or the schema being made) before it gives up.
 constexpr int busy_timeout_ms = 30'000;
 
-// The columns a row is written with, in the order of upsert_sql's parameters (?1, ?2, ...): every
-// column of table recordings. The statement is made from this list, so the two cannot disagree.
-constexpr std::array<std::string_view, 41> upsert_columns{"path",
-                                                          "valid",
-                                                          "bytes",
-                                                          "version",
-                                                          "layout",
-                                                          "has_camera",
-                                                          "has_hands",
-                                                          "has_gaze",
-                                                          "curves",
-                                                          "keyframes",
-                                                          "markers",
-                                                          "start",
-                                                          "duration",
-                                                          "warnings_found",
-                                                          "error_code",
-                                                          "error_offset",
-                                                          "error_place",
-                                                          "error_curve",
-                                                          "error_keyframe",
-                                                          "error_marker",
-                                                          "error_limit",
-                                                          "error_message",
-                                                          "size",
-                                                          "mtime",
-                                                          "inode",
-                                                          "checked_with",
-                                                          "report",
-                                                          "indexed_at",
-                                                          "left_path_length",
-                                                          "right_path_length",
-                                                          "left_pinches",
-                                                          "right_pinches",
-                                                          "left_coverage",
-                                                          "right_coverage",
-                                                          "fixations",
-                                                          "mean_fixation_duration",
-                                                          "archive",
-                                                          "member",
-                                                          "member_ordinal",
-                                                          "member_offset",
-                                                          "member_size"};
-
-// Its parameter numbers, by name.
-enum column : int {
-    c_path = 1,
-    c_valid,
-    c_bytes,
-    c_version,
-    c_layout,
-    c_has_camera,
-    c_has_hands,
-    c_has_gaze,
-    c_curves,
-    c_keyframes,
-    c_markers,
-    c_start,
-    c_duration,
-    c_warnings_found,
-    c_error_code,
-    c_error_offset,
-    c_error_place,
-    c_error_curve,
-    c_error_keyframe,
-    c_error_marker,
-    c_error_limit,
-    c_error_message,
-    c_size,
-    c_mtime,
-    c_inode,
-    c_checked_with,
-    c_report,
-    c_indexed_at,
-    c_left_path_length,
-    c_right_path_length,
-    c_left_pinches,
-    c_right_pinches,
-    c_left_coverage,
-    c_right_coverage,
-    c_fixations,
-    c_mean_fixation_duration,
-    c_archive,
-    c_member,
-    c_member_ordinal,
-    c_member_offset,
-    c_member_size,
-};
-static_assert(c_member_size == upsert_columns.size());
+// The parameter of upsert_sql that binds column `name` of table recordings (?1, ?2, ...: the
+// table's columns in order); a name that is none of them does not compile.
+consteval int parameter(std::string_view name) {
+    int i = 0;
+    for (const index_table_column& c : index_table) {
+        if (c.sql.empty()) continue;
+        ++i;
+        if (c.name == name) return i;
+    }
+    throw "not a column of table recordings";
+}
 
 // INSERT ... ON CONFLICT (path, member_ordinal) DO UPDATE SET every other column.
 std::string upsert_sql() {
     std::string names, values, updates;
-    for (std::size_t i = 0; i < upsert_columns.size(); ++i) {
-        const std::string name(upsert_columns[i]);
+    int i = 0;
+    for (const index_table_column& c : index_table) {
+        if (c.sql.empty()) continue;
+        const std::string name(c.name);
         names += (i ? ", " : "") + name;
         values += (i ? ", ?" : "?") + std::to_string(i + 1);
+        ++i;
         if (name == "path" || name == "member_ordinal") continue;
         updates += (updates.empty() ? "" : ", ") + name + " = excluded." + name;
     }
@@ -535,7 +428,7 @@ void sqlite_store::settle_schema() {
     const int found = check_identity();
     if (found != schema_version) {
         if (found == 0) exec(schema().c_str());
-        if (found == 2) exec(add_metrics_columns);
+        if (found == 2) exec(add_metrics_columns().c_str());
         if (found == 2 || found == 3) exec(add_archive_columns().c_str());
         exec(("PRAGMA application_id = " + std::to_string(application_id)).c_str());
         exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
@@ -713,59 +606,63 @@ void sqlite_store::for_each_archive_row(std::string_view path,
 void sqlite_store::put(const file_result& r, const nlohmann::json& options,
                        std::string_view report_line, std::int64_t indexed_at_ns) {
     statement& u = upsert_;
-    u.bind_path(c_path, r.path);
-    u.bind(c_checked_with, options.dump());
-    u.bind(c_report, report_line);
-    u.bind(c_indexed_at, indexed_at_ns);
-    u.bind(c_member_ordinal, r.ordinal);
-    if (!r.archive.empty()) u.bind_path(c_archive, r.archive);
+    u.bind_path(parameter("path"), r.path);
+    u.bind(parameter("checked_with"), options.dump());
+    u.bind(parameter("report"), report_line);
+    u.bind(parameter("indexed_at"), indexed_at_ns);
+    u.bind(parameter("member_ordinal"), r.ordinal);
+    if (!r.archive.empty()) u.bind_path(parameter("archive"), r.archive);
     if (r.member) {
-        u.bind_path(c_member, r.member->name);
-        if (r.member->data_offset) u.bind(c_member_offset, as_int(*r.member->data_offset));
-        u.bind(c_member_size, as_int(r.member->size));
+        u.bind_path(parameter("member"), r.member->name);
+        if (r.member->data_offset)
+            u.bind(parameter("member_offset"), as_int(*r.member->data_offset));
+        u.bind(parameter("member_size"), as_int(r.member->size));
     }
     if (r.outcome == file_outcome::unreadable) {
         // Without size and mtime the file is read again by the next run, whatever its stamp.
-        u.bind(c_valid, std::int64_t{0});
-        u.bind(c_error_code, std::string_view(r.failure_code));
-        u.bind(c_error_message, r.failure.message());
+        u.bind(parameter("valid"), std::int64_t{0});
+        u.bind(parameter("error_code"), std::string_view(r.failure_code));
+        u.bind(parameter("error_message"), r.failure.message());
     } else {
         const report& rep = r.rep;
         const summary& s = rep.summary;
         if (r.stamp) {
-            u.bind(c_size, as_int(r.stamp->size));
-            u.bind(c_mtime, r.stamp->mtime_ns);
-            u.bind(c_inode, as_int(r.stamp->inode));
+            u.bind(parameter("size"), as_int(r.stamp->size));
+            u.bind(parameter("mtime"), r.stamp->mtime_ns);
+            u.bind(parameter("inode"), as_int(r.stamp->inode));
         }
-        u.bind(c_valid, std::int64_t{rep.valid()});
-        u.bind(c_bytes, as_int(r.bytes));
+        u.bind(parameter("valid"), std::int64_t{rep.valid()});
+        u.bind(parameter("bytes"), as_int(r.bytes));
         // No version name: the header could not be read.
         if (const std::string_view version = version_name(s.edition, s.major, s.minor);
             !version.empty()) {
-            u.bind(c_version, version);
-            u.bind(c_layout, layout_name(s.layout));
-            u.bind(c_has_camera, std::int64_t{s.blocks.camera});
-            u.bind(c_has_hands, std::int64_t{s.blocks.hands});
-            u.bind(c_has_gaze, std::int64_t{s.blocks.gaze});
+            u.bind(parameter("version"), version);
+            u.bind(parameter("layout"), layout_name(s.layout));
+            u.bind(parameter("has_camera"), std::int64_t{s.blocks.camera});
+            u.bind(parameter("has_hands"), std::int64_t{s.blocks.hands});
+            u.bind(parameter("has_gaze"), std::int64_t{s.blocks.gaze});
         }
-        u.bind(c_curves, std::int64_t{s.curves});
-        u.bind(c_keyframes, as_int(s.keyframes));
-        if (s.markers) u.bind(c_markers, std::int64_t{*s.markers});
-        if (s.start) u.bind(c_start, json_number(*s.start));
-        if (s.duration) u.bind(c_duration, json_number(*s.duration));
-        u.bind(c_warnings_found, as_int(rep.warnings_found));
+        u.bind(parameter("curves"), std::int64_t{s.curves});
+        u.bind(parameter("keyframes"), as_int(s.keyframes));
+        if (s.markers) u.bind(parameter("markers"), std::int64_t{*s.markers});
+        if (s.start) u.bind(parameter("start"), json_number(*s.start));
+        if (s.duration) u.bind(parameter("duration"), json_number(*s.duration));
+        u.bind(parameter("warnings_found"), as_int(rep.warnings_found));
         if (!rep.valid()) {
             // The same values as the JSON error object.
             const nlohmann::json e = error_json(rep.error);
-            u.bind(c_error_code, e["code"].get<std::string>());
-            u.bind(c_error_offset, as_int(rep.error.offset));
-            u.bind(c_error_place, e["place"].get<std::string>());
-            if (!e["curve"].is_null()) u.bind(c_error_curve, e["curve"].get<std::string>());
+            u.bind(parameter("error_code"), e["code"].get<std::string>());
+            u.bind(parameter("error_offset"), as_int(rep.error.offset));
+            u.bind(parameter("error_place"), e["place"].get<std::string>());
+            if (!e["curve"].is_null())
+                u.bind(parameter("error_curve"), e["curve"].get<std::string>());
             if (!e["keyframe"].is_null())
-                u.bind(c_error_keyframe, e["keyframe"].get<std::int64_t>());
-            if (!e["marker"].is_null()) u.bind(c_error_marker, e["marker"].get<std::int64_t>());
-            if (!e["limit"].is_null()) u.bind(c_error_limit, e["limit"].get<std::string>());
-            u.bind(c_error_message, e["message"].get<std::string>());
+                u.bind(parameter("error_keyframe"), e["keyframe"].get<std::int64_t>());
+            if (!e["marker"].is_null())
+                u.bind(parameter("error_marker"), e["marker"].get<std::int64_t>());
+            if (!e["limit"].is_null())
+                u.bind(parameter("error_limit"), e["limit"].get<std::string>());
+            u.bind(parameter("error_message"), e["message"].get<std::string>());
         }
         if (r.metrics) bind_metrics(*r.metrics);
     }
@@ -798,9 +695,9 @@ void sqlite_store::put(const file_result& r, const nlohmann::json& options,
 
 void sqlite_store::bind_metrics(const recording_metrics& m) {
     statement& u = upsert_;
-    const int path_length[] = {c_left_path_length, c_right_path_length};
-    const int pinches[] = {c_left_pinches, c_right_pinches};
-    const int coverage[] = {c_left_coverage, c_right_coverage};
+    const int path_length[] = {parameter("left_path_length"), parameter("right_path_length")};
+    const int pinches[] = {parameter("left_pinches"), parameter("right_pinches")};
+    const int coverage[] = {parameter("left_coverage"), parameter("right_coverage")};
     for (std::size_t hand = 0; hand < 2; ++hand) {
         if (!m.hands[hand]) continue;
         u.bind(path_length[hand], m.hands[hand]->motion.path_length);
@@ -808,9 +705,9 @@ void sqlite_store::bind_metrics(const recording_metrics& m) {
         u.bind(coverage[hand], m.hands[hand]->coverage);
     }
     if (m.gaze) {
-        u.bind(c_fixations, as_int(m.gaze->fixations));
+        u.bind(parameter("fixations"), as_int(m.gaze->fixations));
         if (m.gaze->mean_fixation_duration) {
-            u.bind(c_mean_fixation_duration, *m.gaze->mean_fixation_duration);
+            u.bind(parameter("mean_fixation_duration"), *m.gaze->mean_fixation_duration);
         }
     }
 }

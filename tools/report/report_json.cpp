@@ -1,4 +1,4 @@
-#include "records/report_json.hpp"
+#include "report/report_json.hpp"
 
 #include <array>
 #include <charconv>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "inputanim/detail/number_text.hpp"
-#include "records/text.hpp"
+#include "os/text.hpp"
 
 namespace inputanim::records {
 

@@ -1,0 +1,162 @@
+// A row of `inputanim index`: what the indexer hands on for each recording or unreadable file, as
+// a value, and the one table of its columns (docs/CLI.md, "index"). The command writes a row as a
+// line of JSON Lines, the database keeps that line beside its own columns, and the Python package
+// builds its frame's columns from the rows and the table (INDEX_COLUMNS).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace inputanim::records {
+
+// What a column holds, which decides its type in a frame.
+enum class column_type : std::uint8_t {
+    // A string, or null.
+    text,
+    // true or false, in every row.
+    flag,
+    // true, false or null.
+    optional_flag,
+    // A whole number from 0 up, or null.
+    count,
+    // A number, or null.
+    number,
+    // A JSON object or array (warnings, error, checked_with, metrics), or null.
+    object,
+};
+
+struct index_column {
+    std::string_view name;
+    column_type type;
+};
+
+// One column of the index, where it is: a field of a row (`index --jsonl`, the Python frame) of
+// type `json`, a column of the database's table recordings declared as `sql` (after its name),
+// or both. `since`: the schema that added it (2: the first kept, 3: the metrics, 4: the
+// archives); a database of an older one lacks it, and the table's text aligns the names of the
+// columns each schema added.
+struct index_table_column {
+    std::string_view name;
+    std::optional<column_type> json;
+    std::string_view sql;
+    int since = 2;
+};
+
+// Every column of the index, once, in the order of both the row's fields and the table's
+// columns: index_columns (the Python frame's), the table's CREATE text, its upsert and the
+// upsert's parameters (sqlite_store.cpp) are made from it. A row of an unreadable file has only
+// path (path_bytes), valid, error and checked_with; the others are absent from its line and null
+// in the frame. The member fields (docs/ARCHIVES.md) are those of a member of an archive, and
+// archive and member_ordinal those of an archive whose walk stopped; a file's row has none of
+// them. The table keeps the error's fields and the metrics a column each, the stamp (size, mtime,
+// inode) the skip check compares, the row's line (report) and when it was written (indexed_at).
+inline constexpr auto index_table = std::to_array<index_table_column>({
+    {"path", column_type::text, "TEXT NOT NULL"},
+    {"path_bytes", column_type::text, {}},
+    {"valid", column_type::flag, "INTEGER NOT NULL"},
+    {"bytes", column_type::count, "INTEGER"},
+    {"version", column_type::text, "TEXT"},
+    {"layout", column_type::text, "TEXT"},
+    {"has_camera", column_type::optional_flag, "INTEGER"},
+    {"has_hands", column_type::optional_flag, "INTEGER"},
+    {"has_gaze", column_type::optional_flag, "INTEGER"},
+    {"curves", column_type::count, "INTEGER"},
+    {"keyframes", column_type::count, "INTEGER"},
+    {"markers", column_type::count, "INTEGER"},
+    {"start", column_type::number, "REAL"},
+    {"duration", column_type::number, "REAL"},
+    {"warnings", column_type::object, {}},
+    {"warnings_found", column_type::count, "INTEGER"},
+    {"error", column_type::object, {}},
+    {"error_code", std::nullopt, "TEXT"},
+    {"error_offset", std::nullopt, "INTEGER"},
+    {"error_place", std::nullopt, "TEXT"},
+    {"error_curve", std::nullopt, "TEXT"},
+    {"error_keyframe", std::nullopt, "INTEGER"},
+    {"error_marker", std::nullopt, "INTEGER"},
+    {"error_limit", std::nullopt, "TEXT"},
+    {"error_message", std::nullopt, "TEXT"},
+    {"size", std::nullopt, "INTEGER"},
+    {"mtime", std::nullopt, "INTEGER"},
+    {"inode", std::nullopt, "INTEGER"},
+    {"checked_with", column_type::object, "TEXT NOT NULL"},
+    {"report", std::nullopt, "TEXT NOT NULL"},
+    {"indexed_at", std::nullopt, "INTEGER NOT NULL"},
+    {"left_path_length", std::nullopt, "REAL", 3},
+    {"right_path_length", std::nullopt, "REAL", 3},
+    {"left_pinches", std::nullopt, "INTEGER", 3},
+    {"right_pinches", std::nullopt, "INTEGER", 3},
+    {"left_coverage", std::nullopt, "REAL", 3},
+    {"right_coverage", std::nullopt, "REAL", 3},
+    {"fixations", std::nullopt, "INTEGER", 3},
+    {"mean_fixation_duration", std::nullopt, "REAL", 3},
+    {"archive", column_type::text, "TEXT", 4},
+    {"archive_bytes", column_type::text, {}, 4},
+    {"member", column_type::text, "TEXT", 4},
+    {"member_bytes", column_type::text, {}, 4},
+    {"member_ordinal", column_type::count, "INTEGER NOT NULL DEFAULT -1", 4},
+    {"member_offset", column_type::count, "INTEGER", 4},
+    {"member_size", column_type::count, "INTEGER", 4},
+});
+
+namespace detail {
+
+constexpr std::size_t json_column_count() {
+    std::size_t n = 0;
+    for (const index_table_column& c : index_table) n += c.json ? 1 : 0;
+    return n;
+}
+
+constexpr std::array<index_column, json_column_count()> json_columns() {
+    std::array<index_column, json_column_count()> columns{};
+    std::size_t i = 0;
+    for (const index_table_column& c : index_table) {
+        if (c.json) columns[i++] = {c.name, *c.json};
+    }
+    return columns;
+}
+
+}  // namespace detail
+
+// The fields of a row (`index --jsonl`), in the order of the Python frame's columns: those of
+// index_table that a row has.
+inline constexpr std::array<index_column, detail::json_column_count()> index_columns =
+    detail::json_columns();
+
+// The columns `index --metrics` adds: "metrics" (null for an invalid file or one that could not
+// be measured) and "metrics_error" (why a valid one could not be).
+inline constexpr std::array<index_column, 2> metrics_columns{{
+    {"metrics", column_type::object},
+    {"metrics_error", column_type::object},
+}};
+
+// The name of a column type, as the Python package maps it to a dtype.
+std::string_view column_type_name(column_type t) noexcept;
+
+// One row: the file's name and its fields by column name (the name's own, "path" and
+// "path_bytes", included), each present field a value of its column's type.
+class index_row {
+  public:
+    index_row(std::string_view path, nlohmann::json fields)
+        : path_(path), fields_(std::move(fields)) {}
+
+    std::string_view path() const noexcept { return path_; }
+    const nlohmann::json& fields() const noexcept { return fields_; }
+    // The fields, for a holder of the row that keeps them (the row has none left).
+    nlohmann::json take_fields() && noexcept { return std::move(fields_); }
+    // The row as one line of `--jsonl` (no newline): its fields' object, each byte of a string
+    // that is not part of well-formed UTF-8 replaced by U+FFFD. Made once, on first use.
+    const std::string& json_text() const;
+
+  private:
+    std::string_view path_;
+    nlohmann::json fields_;
+    mutable std::optional<std::string> text_;
+};
+
+}  // namespace inputanim::records
