@@ -14,6 +14,7 @@
 #include "detail/rules.hpp"
 #include "inputanim/detail/decoders.hpp"
 #include "inputanim/evaluate.hpp"
+#include "inputanim/time_window.hpp"
 
 namespace inputanim {
 
@@ -1038,10 +1039,7 @@ std::error_code make_error_code(convert_error e) noexcept {
 std::error_code convert_options::problem() const noexcept {
     if (minor != 0 && minor != 1) return option_error::bad_version;
     if (layout != layout::compact && layout != layout::full) return option_error::bad_layout;
-    if ((from && !std::isfinite(*from)) || (to && !std::isfinite(*to))) {
-        return option_error::window_not_finite;
-    }
-    if (from && to && *from > *to) return option_error::window_reversed;
+    if (const std::error_code e = time_window{from, to}.problem()) return e;
     return thin ? thin->problem() : std::error_code{};
 }
 
