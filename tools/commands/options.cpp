@@ -13,6 +13,7 @@
 #include "http/http_server.hpp"
 #include "records/ceilings.hpp"
 #include "records/exit_status.hpp"
+#include "records/index_pool.hpp"
 #include "records/text.hpp"
 
 namespace inputanim::cli {
@@ -264,6 +265,35 @@ CLI::Option* add_rate_option(CLI::App& cmd, double& rate, const std::string& des
             },
             ""))
         ->type_name("R");
+}
+
+std::string parse_shard(const std::string& text, shard_choice& choice) {
+    const auto digits = [](std::string_view t) {
+        return !t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos;
+    };
+    const auto number = [](std::string_view t, unsigned& v) {
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        return ec == std::errc() && end == t.data() + t.size();
+    };
+    const std::string max_n = std::to_string(records::max_shards);
+    const auto refusal = [&](const std::string& why) {
+        return "K/N with 0 <= K < N and 1 <= N <= " + max_n + ", not " + text + ": " + why;
+    };
+    const std::size_t slash = text.find('/');
+    if (slash == std::string::npos || !digits(std::string_view(text).substr(0, slash)) ||
+        !digits(std::string_view(text).substr(slash + 1))) {
+        return refusal("two whole numbers with a / between them");
+    }
+    unsigned k = 0;
+    unsigned n = 0;
+    if (!number(std::string_view(text).substr(slash + 1), n) || n == 0) {
+        return refusal("N is out of range (1 to " + max_n + ")");
+    }
+    if (!number(std::string_view(text).substr(0, slash), k) || k >= n) {
+        return refusal("K is out of range (0 to " + std::to_string(n - 1) + ")");
+    }
+    choice = {k, n};
+    return {};
 }
 
 bool names_any_curve(std::string_view glob) {

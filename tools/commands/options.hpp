@@ -74,6 +74,17 @@ CLI::Validator positive_number();
 CLI::Option* add_rate_option(CLI::App& cmd, double& rate, const std::string& description,
                              std::optional<double> max = std::nullopt);
 
+// Shard K of N, as `index --shard K/N` takes it.
+struct shard_choice {
+    unsigned shard = 0;
+    unsigned shards = 1;
+    bool operator==(const shard_choice&) const = default;
+};
+// `text` as K/N, two runs of decimal digits with 0 <= K < N and 1 <= N <= records::max_shards,
+// into `choice`; returns why not ("K/N with 0 <= K < N and 1 <= N <= MAX, not TEXT: ..."), empty
+// when taken.
+std::string parse_shard(const std::string& text, shard_choice& choice);
+
 // Whether `glob` matches the path of any curve a recording of any version can hold.
 bool names_any_curve(std::string_view glob);
 
