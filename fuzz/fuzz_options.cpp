@@ -2,8 +2,9 @@
 // NUL), given to the parsers of the command's option values (tools/commands/options.cpp) and to
 // the listen address's (parse_listen): each argument alone as every value parser's text,
 // directly and through a CLI11 option as a command declares it (--rate as add_rate_option
-// declares it for sample, metrics, export, gen and view), and all of them as a command line of
-// the shared options (the limits, --upload-limits, the archive budgets, the names, --max-rows).
+// declares it for sample, metrics, export, gen and view), to `index --shard`'s (parse_shard), and
+// all of them as a command line of the shared options (the limits, --upload-limits, the archive
+// budgets, the names, --max-rows).
 //
 // Checked: the same text always parses the same way; a count (count_between, count_up_to) is
 // taken exactly when it is plain decimal digits within its bounds (never octal, hexadecimal,
@@ -12,7 +13,9 @@
 // and above 0, a rate at most its ceiling) and stored as the value its text reads as; the
 // canonical text a value parser hands on parses again to itself; a refusal says why without
 // control characters; a listen address taken is an address and a port up to 65535 that reads
-// back from its own text; a command line of the shared options parses the same in any order,
+// back from its own text; a shard K/N is taken exactly when it is two runs of decimal digits
+// around its first slash with K < N and N from 1 to records::max_shards, and stored as those
+// numbers; a command line of the shared options parses the same in any order,
 // sets the limits it names exactly to their numbers, and the others to their defaults or, with
 // --upload-limits, to the upload limits.
 #include <algorithm>
@@ -31,6 +34,7 @@
 
 #include "commands/options.hpp"
 #include "http/framing.hpp"
+#include "index/index_pool.hpp"
 #include "invariants.hpp"
 #include "os/ceilings.hpp"
 
@@ -169,6 +173,30 @@ void check_rate(const std::string& text, std::optional<double> max) {
     if (taken) {
         FUZZ_CHECK(same_double(rate, *read) || same_double(rate, std::nextafter(*read, rate)));
     }
+}
+
+// The refusal quotes the text as given (index's --shard always has), so it is not checked for
+// control characters.
+void check_shard(const std::string& text) {
+    cli::shard_choice choice;
+    const std::string why = cli::parse_shard(text, choice);
+    cli::shard_choice again;
+    FUZZ_CHECK(cli::parse_shard(text, again) == why);
+    const std::size_t slash = text.find('/');
+    std::optional<std::uint64_t> k;
+    std::optional<std::uint64_t> n;
+    if (slash != std::string::npos) {
+        k = plain_count(std::string_view(text).substr(0, slash));
+        n = plain_count(std::string_view(text).substr(slash + 1));
+    }
+    const bool taken = k && n && *n >= 1 && *n <= records::max_shards && *k < *n;
+    FUZZ_CHECK(why.empty() == taken);
+    if (!taken) {
+        FUZZ_CHECK(why.starts_with("K/N with 0 <= K < N and 1 <= N <= "));
+        return;
+    }
+    FUZZ_CHECK(choice == again);
+    FUZZ_CHECK(choice.shard == *k && choice.shards == *n);
 }
 
 void check_listen(const std::string& text) {
@@ -324,6 +352,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check_rate(text, std::nullopt);
         check_rate(text, 1000.0);
         check_listen(text);
+        check_shard(text);
         check_name<level>("--level", text, parse_level_name,
                           [](CLI::App& app, level& v) { cli::add_level_option(app, v, "level"); });
         check_name<layout_choice>(

@@ -13,6 +13,7 @@
 #include "detail/load.hpp"
 #include "detail/rules.hpp"
 #include "inputanim/evaluate.hpp"
+#include "inputanim/time_window.hpp"
 
 namespace inputanim {
 
@@ -917,10 +918,7 @@ std::error_code make_error_code(convert_error e) noexcept {
 std::error_code convert_options::problem() const noexcept {
     if (minor != 0 && minor != 1) return option_error::bad_version;
     if (!detail::known_layout(layout)) return option_error::bad_layout;
-    if ((from && !detail::valid_window_end(*from)) || (to && !detail::valid_window_end(*to))) {
-        return option_error::window_not_finite;
-    }
-    if (from && to && *from > *to) return option_error::window_reversed;
+    if (const std::error_code e = time_window{from, to}.problem()) return e;
     return thin ? thin->problem() : std::error_code{};
 }
 

@@ -5,7 +5,9 @@
 #include <limits>
 #include <string>
 
+#include "inputanim/error.hpp"
 #include "inputanim/evaluate.hpp"
+#include "inputanim/time_window.hpp"
 
 namespace inputanim {
 
@@ -126,11 +128,10 @@ grid_error resampler::set_grid(double rate, std::optional<double> from, std::opt
     if ((!from && !sum.start) || (!to && !sum.duration)) return grid_error::no_keys;
     const double lo = from ? *from : *sum.start;
     const double hi = to ? *to : *sum.duration;
-    constexpr double float_max = std::numeric_limits<float>::max();
-    for (double v : {lo, hi}) {
-        if (!std::isfinite(v) || std::abs(v) > float_max) return grid_error::bad_time;
+    // A reversed window is an empty grid, not an error: one end may be the recording's own.
+    if (const std::error_code e = time_window{lo, hi}.problem()) {
+        return e == option_error::window_not_finite ? grid_error::bad_time : grid_error::none;
     }
-    if (hi < lo) return grid_error::none;
     // Offsets from `lo` are compared, not times: at 1e30 adding a step does not change a time,
     // and a comparison of times would never find the end.
     const double width = hi - lo;

@@ -151,7 +151,7 @@ TEST_F(Cli, AnUnknownOrMissingSubcommandIsAUsageError) {
 TEST_F(Cli, AMissingFileExitsThreeWithADiagnosticAndTheOtherFilesAreStillChecked) {
     const std::string missing = path("missing.bin");
     const std::string good = write_file("good.bin", small_file(shape::v11_compact));
-    const run_result r = run({"validate", "--json", missing, good});
+    const run_result r = run({"validate", "--format", "json", missing, good});
     EXPECT_EQ(r.status, 3);
     EXPECT_EQ(r.err, "inputanim: " + missing + ": No such file or directory\n");
     const std::vector<json> objects = json_lines(r.out);
@@ -216,7 +216,7 @@ TEST_F(Cli, JsonOfAValidV10FileHasEveryField) {
     const model m = without_warnings(small_model(shape::v10));
     const bytes b = write(m);
     const std::string f = write_file("v10.bin", b);
-    const run_result r = run({"validate", "--json", f});
+    const run_result r = run({"validate", "--format", "json", f});
     EXPECT_EQ(r.status, 0);
     EXPECT_EQ(r.err, "");
     const std::vector<json> objects = json_lines(r.out);
@@ -289,7 +289,7 @@ TEST_F(Cli, JsonOfAStructurallyInvalidFileNamesTheCurveButNoKeyframe) {
     const std::size_t wrap = curve_offset(m, hand_state_first);
     put_i32(b, wrap, 3);
     const std::string f = write_file("wrap.bin", b);
-    const run_result r = run({"validate", "--json", f});
+    const run_result r = run({"validate", "--format", "json", f});
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.err, "");
     const json j = json::parse(r.out);

@@ -197,7 +197,7 @@ TEST_F(SampleCli, FromAfterToIsAUsageError) {
 
 TEST_F(SampleCli, ATimeOutsideTheFloatRangeIsAUsageErrorWithAReadableMessage) {
     const std::string f = write_file("lin.bin", linear_model());
-    const run_result r = run({"sample", f, "--rate", "1", "--from", "1e39", "--to", "2e39"});
+    const run_result r = run({"sample", f, "--rate", "1", "--from", "1e39", "--until", "2e39"});
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--from 1e+39 is not a time a recording can hold"), std::string::npos)
         << r.err;

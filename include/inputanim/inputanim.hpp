@@ -15,6 +15,7 @@
 #include "inputanim/recording.hpp"
 #include "inputanim/stream.hpp"
 #include "inputanim/thin.hpp"
+#include "inputanim/time_window.hpp"
 #include "inputanim/validate.hpp"
 #include "inputanim/views.hpp"
 #include "inputanim/writer.hpp"

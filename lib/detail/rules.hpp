@@ -278,10 +278,6 @@ inline constexpr fault overlong_name_length{errc::bad_marker, 0};
 constexpr bool known_layout(layout lay) noexcept {
     return lay == layout::compact || lay == layout::full;
 }
-// A time window's end (a caller's option): any finite time.
-inline bool valid_window_end(float t) noexcept {
-    return std::isfinite(t);
-}
 // Whether a time `t`, shifted to `shifted`, passed the largest float: a time that was not finite
 // before stays what it was (only level structure lets one through), and is no overflow.
 inline bool shift_overflows(float t, float shifted) noexcept {

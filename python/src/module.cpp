@@ -14,9 +14,7 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
-#include <cmath>
 #include <cstring>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -37,6 +35,7 @@
 #include "inputanim/loaded.hpp"
 #include "inputanim/metrics.hpp"
 #include "inputanim/recording.hpp"
+#include "inputanim/time_window.hpp"
 #include "inputanim/validate.hpp"
 #include "os/ceilings.hpp"
 #include "os/output_file.hpp"
@@ -586,18 +585,8 @@ class open_recording {
     py::tuple sample(double rate, const std::vector<std::string>& globs,
                      std::optional<double> start, std::optional<double> stop, bool curve_major,
                      std::uint64_t max_rows) const {
-        constexpr double float_max = std::numeric_limits<float>::max();
-        for (const auto& [name, value] : {std::pair{"start", start}, std::pair{"stop", stop}}) {
-            if (value && !(std::abs(*value) <= float_max)) {
-                throw py::value_error(std::string(name) + " " + number_text(*value) +
-                                      " is not a time a recording can hold (a finite float, at "
-                                      "most " +
-                                      number_text(float_max) + " in magnitude)");
-            }
-        }
-        if (start && stop && *start > *stop) {
-            throw py::value_error("start " + number_text(*start) + " is after stop " +
-                                  number_text(*stop));
+        if (const time_window window{start, stop}; window.problem()) {
+            throw py::value_error(window.problem_text("start", "stop"));
         }
         // The resampler holds one sampler per curve inline: too large for the stack of a
         // Python thread.

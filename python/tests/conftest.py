@@ -47,8 +47,8 @@ def run(cli, *args, check=True):
 
 
 def cli_report(cli, path, *options):
-    """What `inputanim validate --json` says about a file."""
-    out = run(cli, "validate", "--json", *options, path, check=False)
+    """What `inputanim validate --format json` says about a file."""
+    out = run(cli, "validate", "--format", "json", *options, path, check=False)
     return json.loads(out.stdout)
 
 

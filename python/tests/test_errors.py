@@ -1,5 +1,6 @@
 """Every error code reaches Python with its offset, curve and keyframe: validate() reports what
-`inputanim validate --json` reports, and open() raises InvalidRecording for structural errors."""
+`inputanim validate --format json` reports, and open() raises InvalidRecording for structural
+errors."""
 
 import os
 import struct

@@ -1,6 +1,6 @@
-"""Recording.metrics() and Recording.events() are `inputanim metrics --csv` and `inputanim
-metrics --events KIND --csv`, value for value; index(metrics=True) is `inputanim index --metrics
---jsonl` row for row."""
+"""Recording.metrics() and Recording.events() are `inputanim metrics --format csv` and
+`inputanim metrics --events KIND --format csv`, value for value; index(metrics=True) is
+`inputanim index --metrics --jsonl` row for row."""
 
 import csv
 import io
@@ -16,7 +16,7 @@ KINDS = ["tracking", "pinch", "fixations", "saccades"]
 
 
 def csv_table(cli, *args):
-    text = run(cli, "metrics", "--csv", "--level", "structure", *map(str, args)).stdout
+    text = run(cli, "metrics", "--format", "csv", "--level", "structure", *map(str, args)).stdout
     return list(csv.DictReader(io.StringIO(text)))
 
 

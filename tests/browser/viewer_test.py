@@ -360,7 +360,7 @@ class ViewerTest(unittest.TestCase):
         # What the description lists is what `inputanim metrics --events` gives.
         events = self.js("return window.inputanim.events()")
         for kind in ["pinch", "fixations"]:
-            r = run("metrics", "--json", "--events", kind, self.recording)
+            r = run("metrics", "--format", "json", "--events", kind, self.recording)
             self.assertEqual(r.returncode, 0, r.stderr)
             expected = [json.loads(line) for line in r.stdout.splitlines()]
             for e in expected:
@@ -387,7 +387,7 @@ class ViewerTest(unittest.TestCase):
             boxes[longest].click()
             self.assertAlmostEqual(self.state()["time"], listed[longest]["start"], delta=1e-6, msg=kind)
         # The panel counts them as the metrics do.
-        metrics = json.loads(run("metrics", "--json", self.recording).stdout)
+        metrics = json.loads(run("metrics", "--format", "json", self.recording).stdout)
         field = lambda name: self.driver.find_element(By.CSS_SELECTOR, f"#metrics-summary .field-{name}").text
         self.assertTrue(field("left").startswith(f"{metrics['hands']['left']['pinches']} pinches ("))
         self.assertTrue(field("right").startswith(f"{metrics['hands']['right']['pinches']} pinches ("))
@@ -443,7 +443,7 @@ class UploadTest(unittest.TestCase):
         cls.bad = os.path.join(cls.dir, "bad.bin")
         with open(cls.bad, "wb") as f:
             f.write(data)
-        cls.expected = json.loads(run("validate", "--json", cls.bad).stdout)
+        cls.expected = json.loads(run("validate", "--format", "json", cls.bad).stdout)
         cls.serve = Server(["serve"])
         cls.driver = chromium()
         cls.driver.get(cls.serve.url)
@@ -516,7 +516,7 @@ class UploadTest(unittest.TestCase):
             lambda d: d.find_element(By.ID, "verdict").text == "valid")
         state = self.driver.execute_script("return window.inputanim.state()")
         self.assertAlmostEqual(state["end"] - state["start"],
-                               json.loads(run("info", "--json", self.good).stdout)["duration"], 4)
+                               json.loads(run("info", "--format", "json", self.good).stdout)["duration"], 4)
         Select(members).select_by_value("bad.bin")
         WebDriverWait(self.driver, 30).until(
             lambda d: d.find_element(By.ID, "verdict").text == "invalid")

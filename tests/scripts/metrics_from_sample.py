@@ -9,7 +9,7 @@ and float32 times must be equal, real numbers equal to a relative 1e-9.
 Angles are computed here with another formula than the library's (the half-angle form
 2 atan2(|a - b|, |a + b|) for unit vectors), so the two agree only if both are right.
 
-Group existence is read from `inputanim info --json` (has_hands, has_camera, has_gaze): the
+Group existence is read from `inputanim info --format json` (has_hands, has_camera, has_gaze): the
 generator keys every curve of a block it writes (tracked and pinching from time 0), so a block
 present is a group with keys.
 
@@ -227,7 +227,7 @@ def times_as_float32(event):
 
 
 def check(cli, path, flags, options):
-    info = json.loads(run(cli, "info", "--json", path))
+    info = json.loads(run(cli, "info", "--format", "json", path))
     globs = []
     if info["has_camera"]:
         globs.append("camera.**")

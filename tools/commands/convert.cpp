@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <limits>
@@ -31,8 +30,11 @@ struct convert_cli_options {
     std::string version = "1.1";
     // Empty: the target version's default (compact for 1.1, full for 1.0).
     std::optional<inputanim::layout> layout;
-    std::optional<double> from;
-    std::optional<double> to;
+    time_window window;
+    // What the messages call --version and the window's end: --to and --to-time unless the
+    // command line gave --version or --until (spelled).
+    std::string version_flag;
+    std::string until_flag;
     bool shift_to_zero = false;
     bool thin = false;
     inputanim::level level = level::full;
@@ -46,19 +48,10 @@ void warn(const std::string& file, const std::string& message) {
 // What the command line alone can tell is wrong, before any file is opened.
 std::optional<std::string> option_problem(const convert_cli_options& o) {
     if (o.version == "1.0" && o.layout == layout::compact) {
-        return "version 1.0 has only the full layout (--layout compact needs --to 1.1)";
+        return "version 1.0 has only the full layout (--layout compact needs " + o.version_flag +
+               " 1.1)";
     }
-    constexpr double float_max = std::numeric_limits<float>::max();
-    for (const auto& [name, value] : {std::pair{"--from", o.from}, std::pair{"--to-time", o.to}}) {
-        if (value && !(std::abs(*value) <= float_max)) {
-            return std::string(name) + " " + number_text(*value) +
-                   " is not a time a recording can hold (a finite float, at most " +
-                   number_text(float_max) + " in magnitude)";
-        }
-    }
-    if (o.from && o.to && *o.from > *o.to) {
-        return "--from " + number_text(*o.from) + " is after --to-time " + number_text(*o.to);
-    }
+    if (o.window.problem()) return o.window.problem_text("--from", o.until_flag);
     return std::nullopt;
 }
 
@@ -66,8 +59,8 @@ convert_options library_options(const convert_cli_options& o) {
     convert_options c;
     c.minor = o.version == "1.0" ? 0 : 1;
     c.layout = o.layout.value_or(layout::compact);
-    if (o.from) c.from = static_cast<float>(*o.from);
-    if (o.to) c.to = static_cast<float>(*o.to);
+    if (o.window.from) c.from = static_cast<float>(*o.window.from);
+    if (o.window.until) c.to = static_cast<float>(*o.window.until);
     c.shift_to_zero = o.shift_to_zero;
     if (o.thin) c.thin = thinning{};
     return c;
@@ -440,8 +433,8 @@ int run_convert(const convert_cli_options& o) {
                   << ": cannot convert: shifted to start at 0, some key or marker time would "
                      "pass the largest float time ("
                   << number_text(std::numeric_limits<float>::max())
-                  << "); convert a window nearer its start (--from, --to-time) or without "
-                     "--shift-to-zero\n";
+                  << "); convert a window nearer its start (--from, " << o.until_flag
+                  << ") or without --shift-to-zero\n";
         return exit_invalid;
     }
     if (result.error) return output_failed(out.failure(result.error));
@@ -469,19 +462,14 @@ command add_convert_command(CLI::App& app) {
                     "The file to write (replaced only once complete; a device or FIFO is written "
                     "through; - for standard output)")
         ->required();
-    cmd->add_option("--to", o->version, "Target file version")
-        ->check(CLI::IsMember({"1.0", "1.1"}))
-        ->capture_default_str();
+    add_version_option(*cmd, o->version, "Target file version", "--to");
     add_layout_option(*cmd, o->layout,
                       "Target float keyframes: compact (MRTK 2.6+, the default for 1.1) or full "
                       "(28 bytes; 1.0 is always full)");
-    cmd->add_option("--from", o->from,
-                    "Keep keys and markers from this time on (a key is added here where a curve "
-                    "needs one)")
-        ->type_name("T");
-    cmd->add_option("--to-time", o->to,
-                    "Keep keys and markers up to this time, inclusive; not before --from")
-        ->type_name("T");
+    add_window_options(*cmd, o->window, "--to-time",
+                       "Keep keys and markers from this time on (a key is added here where a "
+                       "curve needs one)",
+                       "Keep keys and markers up to this time, inclusive; not before --from");
     cmd->add_flag("--shift-to-zero", o->shift_to_zero,
                   "Subtract the window's start (--from, else the first key time) from every key "
                   "and marker time");
@@ -491,7 +479,11 @@ command add_convert_command(CLI::App& app) {
                      "full: refuse a file that fails validation at level full; structure: convert "
                      "any file whose structure is sound");
     add_max_bytes_option(*cmd, o->max_bytes);
-    return {cmd, [o] { return run_convert(*o); }};
+    return {cmd, [o, cmd] {
+                o->version_flag = spelled(*cmd, "--version", "--to");
+                o->until_flag = spelled(*cmd, "--until", "--to-time");
+                return run_convert(*o);
+            }};
 }
 
 }  // namespace inputanim::cli

@@ -272,9 +272,8 @@ command add_dump_command(CLI::App& app) {
                         "Only curves whose path matches GLOB (* within a dotted component, ** "
                         "across, ? one character); repeat for more")
             ->type_name("GLOB");
-    cmd->add_option("--format", o->format, "json: one document; csv: one row per keyframe")
-        ->check(CLI::IsMember({"json", "csv"}))
-        ->capture_default_str();
+    add_format_option(*cmd, o->format, {"json", "csv"},
+                      "json: one document; csv: one row per keyframe");
     cmd->add_flag("--markers", o->markers, "With --format csv: the marker table instead")
         ->excludes(curve);
     add_layout_choice_option(*cmd, o->layout);

@@ -1,6 +1,5 @@
 // inputanim export: a recording as glTF 2.0 (.glb, .gltf) or as a Unity AnimationClip (.anim),
 // by the library's exporters (inputanim/export.hpp, docs/EXPORT.md).
-#include <cmath>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -20,10 +19,14 @@ namespace {
 struct export_cli_options {
     std::string input;
     std::string output;
-    std::optional<export_format> format;
+    // --format's name, empty when not given (OUT's extension then names the format).
+    std::string format;
+    // What the messages call --format and the window's end: --to and --to-time unless the
+    // command line gave --format or --until (spelled).
+    std::string format_flag;
+    std::string until_flag;
     double rate = 60.0;
-    std::optional<double> from;
-    std::optional<double> to;
+    time_window window;
     inputanim::level level = level::full;
     layout_choice layout = layout_choice::automatic;
     std::uint64_t max_bytes = default_max_whole_bytes;
@@ -39,30 +42,22 @@ std::optional<export_format> format_of(const std::string& name) {
 
 // What the command line alone can tell is wrong, before the file is opened.
 std::optional<std::string> option_problem(const export_cli_options& o, export_format f) {
-    constexpr double float_max = std::numeric_limits<float>::max();
-    for (const auto& [name, value] : {std::pair{"--from", o.from}, std::pair{"--to-time", o.to}}) {
-        if (value && !(std::abs(*value) <= float_max)) {
-            return std::string(name) + " " + number_text(*value) +
-                   " is not a time a recording can hold (a finite float, at most " +
-                   number_text(float_max) + " in magnitude)";
-        }
-    }
-    if (o.from && o.to && *o.from > *o.to) {
-        return "--from " + number_text(*o.from) + " is after --to-time " + number_text(*o.to);
-    }
-    if (f == export_format::anim && (o.from || o.to)) {
-        return "a Unity clip (.anim) carries the recording's own keys, whole: --from and "
-               "--to-time apply to glTF only (cut the recording first with `inputanim convert`)";
+    if (o.window.problem()) return o.window.problem_text("--from", o.until_flag);
+    if (f == export_format::anim && (o.window.from || o.window.until)) {
+        return "a Unity clip (.anim) carries the recording's own keys, whole: --from and " +
+               o.until_flag +
+               " apply to glTF only (cut the recording first with `inputanim convert`)";
     }
     return std::nullopt;
 }
 
 int run_export(const export_cli_options& o) {
-    std::optional<export_format> format = o.format;
-    if (!format) format = format_of(o.output);
+    const std::optional<export_format> format =
+        o.format.empty() ? format_of(o.output) : parse_export_format_name(o.format);
     if (!format) {
         return usage_error("export", "cannot tell the format from OUT " + printable(o.output) +
-                                         " (.glb, .gltf or .anim): give --to glb, gltf or anim");
+                                         " (.glb, .gltf or .anim): give " + o.format_flag +
+                                         " glb, gltf or anim");
     }
     if (const std::optional<std::string> problem = option_problem(o, *format)) {
         return usage_error("export", *problem);
@@ -86,8 +81,8 @@ int run_export(const export_cli_options& o) {
     export_options e;
     e.format = *format;
     e.rate = o.rate;
-    e.from = o.from;
-    e.to = o.to;
+    e.from = o.window.from;
+    e.to = o.window.until;
     e.max_bytes = o.max_output_bytes;
     output_file out;
     if (const std::optional<output_failure> failure = out.open(o.output, inputs)) {
@@ -98,8 +93,9 @@ int run_export(const export_cli_options& o) {
     const export_result r = export_recording(rec, out, e, mapped);
     if (records::is_export_refusal(r)) {
         out.discard();
-        const records::export_refusal refusal =
-            records::describe_export_refusal(r, e, records::cli_export_names);
+        records::export_option_names names = records::cli_export_names;
+        names.to = o.until_flag;
+        const records::export_refusal refusal = records::describe_export_refusal(r, e, names);
         return refusal.kind == records::export_refusal_kind::options
                    ? usage_error("export", refusal.message)
                    : invalid_file(o.input, refusal.message);
@@ -130,22 +126,18 @@ command add_export_command(CLI::App& app) {
         ->required();
     cmd->add_option("OUT", o->output,
                     "The file to write (replaced only once complete; - for standard output); "
-                    "its extension names the format unless --to does")
+                    "its extension names the format unless --format does")
         ->required();
-    cmd->add_option_function<std::string>(
-           "--to", [o](const std::string& name) { o->format = parse_export_format_name(name); },
-           "The format: glb (binary glTF), gltf (glTF JSON, buffer embedded) or anim (Unity)")
-        ->check(CLI::IsMember({"glb", "gltf", "anim"}))
-        ->type_name("FORMAT");
+    add_format_option(
+        *cmd, o->format, {"glb", "gltf", "anim"},
+        "The format: glb (binary glTF), gltf (glTF JSON, buffer embedded) or anim (Unity)", "--to");
     add_rate_option(*cmd, o->rate,
                     "glTF: keyframes per second, on the grid `inputanim sample --rate` uses; "
                     "a Unity clip's sample rate")
         ->capture_default_str();
-    cmd->add_option("--from", o->from, "glTF: the first time (default: the first key time)")
-        ->type_name("T");
-    cmd->add_option("--to-time", o->to,
-                    "glTF: the last time, inclusive (default: the duration); not before --from")
-        ->type_name("T");
+    add_window_options(*cmd, o->window, "--to-time",
+                       "glTF: the first time (default: the first key time)",
+                       "glTF: the last time, inclusive (default: the duration); not before --from");
     add_level_option(*cmd, o->level,
                      "full: refuse a file that fails validation at level full; structure: export "
                      "any file whose structure is sound");
@@ -157,7 +149,11 @@ command add_export_command(CLI::App& app) {
         ->type_name("N")
         ->capture_default_str();
     add_max_bytes_option(*cmd, o->max_bytes);
-    return {cmd, [o] { return run_export(*o); }};
+    return {cmd, [o, cmd] {
+                o->format_flag = spelled(*cmd, "--format", "--to");
+                o->until_flag = spelled(*cmd, "--until", "--to-time");
+                return run_export(*o);
+            }};
 }
 
 }  // namespace inputanim::cli

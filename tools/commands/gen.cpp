@@ -119,9 +119,7 @@ command add_gen_command(CLI::App& app) {
         ->type_name("S")
         ->capture_default_str();
     add_rate_option(*cmd, g->gen.rate, "Samples per second before thinning")->capture_default_str();
-    cmd->add_option("--version", g->version, "File version")
-        ->check(CLI::IsMember({"1.0", "1.1"}))
-        ->capture_default_str();
+    add_version_option(*cmd, g->version, "File version");
     add_layout_option(*cmd, g->gen.layout, "v1.1 float keyframes: compact (MRTK) or full");
     cmd->add_flag("--no-camera", g->no_camera, "Leave out the camera block");
     cmd->add_flag("--no-hands", g->no_hands, "Leave out the hands block");

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -366,34 +365,13 @@ command add_index_command(CLI::App& app) {
     cmd->add_option_function<std::string>(
            "--shard",
            [o](const std::string& text) {
-               const auto number = [](std::string_view t, unsigned& v) {
-                   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-                   return !t.empty() && ec == std::errc() && end == t.data() + t.size();
-               };
-               const std::size_t slash = text.find('/');
-               const auto digits = [](std::string_view t) {
-                   return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
-               };
-               const std::string max_n = std::to_string(max_shards);
-               const auto refuse = [&](const std::string& why) {
-                   throw CLI::ValidationError("--shard", "K/N with 0 <= K < N and 1 <= N <= " +
-                                                             max_n + ", not " + text + ": " + why);
-               };
-               if (slash == std::string::npos || !digits(text.substr(0, slash)) ||
-                   !digits(text.substr(slash + 1))) {
-                   refuse("two whole numbers with a / between them");
-               }
-               unsigned k = 0;
-               unsigned n = 0;
-               if (!number(text.substr(slash + 1), n) || n == 0) {
-                   refuse("N is out of range (1 to " + max_n + ")");
-               }
-               if (!number(text.substr(0, slash), k) || k >= n) {
-                   refuse("K is out of range (0 to " + std::to_string(n - 1) + ")");
+               shard_choice choice;
+               if (const std::string why = parse_shard(text, choice); !why.empty()) {
+                   throw CLI::ValidationError("--shard", why);
                }
                o->sharded = true;
-               o->shard = k;
-               o->shards = n;
+               o->shard = choice.shard;
+               o->shards = choice.shards;
            },
            "Take only shard K of N (0 <= K < N, N at most " + std::to_string(max_shards) +
                "): the files whose path hashes to K; shards "

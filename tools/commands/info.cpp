@@ -64,7 +64,7 @@ command add_info_command(CLI::App& app) {
     options->how.level = level::structure;
     CLI::App* cmd = app.add_subcommand(
         "info", "Summarize files: version, blocks, curves, keys, markers, times, warnings");
-    add_check_options(*cmd, *options);
+    add_check_options(*cmd, *options, false);
     add_archive_options(*cmd, options->archives);
     return {cmd, [options] {
                 const level checked = options->how.level;

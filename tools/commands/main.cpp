@@ -48,7 +48,9 @@ int main(int argc, char** argv) {
     // from whichever command met it, never an abort.
     try {
         for (const cli::command& c : commands) {
-            if (c.app->parsed()) return c.run();
+            if (!c.app->parsed()) continue;
+            cli::alias_note(*c.app);
+            return c.run();
         }
     } catch (const std::bad_alloc&) {
         std::cerr << "inputanim: out of memory\n";

@@ -43,8 +43,8 @@ struct metrics_cli_options {
     double merge_gap = metrics_options{}.merge_gap;
     double merge_angle = metrics_options{}.merge_angle;
     double min_fixation = metrics_options{}.min_fixation;
-    bool json = false;
-    bool csv = false;
+    // --format: json (JSON Lines) or csv.
+    std::string format = "json";
     // The kind of events to list instead of the metrics.
     std::optional<event_kind> events;
     inputanim::level level = level::full;
@@ -188,7 +188,7 @@ int run_metrics(const metrics_cli_options& o) {
     const metrics_options options = o.to_options();
     validate_options how;
     how.limits.max_bytes = o.max_bytes;
-    const bool csv = o.csv;
+    const bool csv = o.format == "csv";
     stdout_writer out;
     if (csv) {
         write_csv_row(out, "", !o.events ? metrics_row({}) : event_header(*o.events), true);
@@ -297,9 +297,12 @@ command add_metrics_command(CLI::App& app) {
         ->transform(not_negative)
         ->type_name("S")
         ->capture_default_str();
-    CLI::Option* json_flag =
-        cmd->add_flag("--json", o->json, "One JSON object per line (JSON Lines; the default)");
-    cmd->add_flag("--csv", o->csv, "CSV with a header and a path column")->excludes(json_flag);
+    const CLI::Option* format =
+        add_format_option(*cmd, o->format, {"json", "csv"},
+                          "json: one JSON object per line (JSON Lines); csv: a header and a path "
+                          "column");
+    CLI::Option* json_flag = add_format_flag(*cmd, format, o->format, "--json", "json");
+    add_format_flag(*cmd, format, o->format, "--csv", "csv")->excludes(json_flag);
     add_event_kind_option(*cmd, o->events);
     add_level_option(*cmd, o->level,
                      "full: refuse a file that fails validation at level full; structure: measure "

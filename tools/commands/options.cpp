@@ -12,6 +12,7 @@
 
 #include "exit_status.hpp"
 #include "http/http_server.hpp"
+#include "index/index_pool.hpp"
 #include "os/ceilings.hpp"
 #include "os/text.hpp"
 
@@ -51,6 +52,36 @@ std::string flag_of(const limit_field& field) {
     std::string flag = "--" + std::string(limit_name(field.kind));
     std::replace(flag.begin(), flag.end(), '_', '-');
     return flag;
+}
+
+const std::string old_spellings_group = "Old spellings (each prints a note; docs/CLI.md)";
+// An old spelling's description is this and what it is now, which alias_note reads back.
+const std::string old_spelling_of = "Old spelling of ";
+
+// Makes `old`, declared to parse and store as `canonical` does, an old spelling of it; `now` is
+// what the note says it is now ("--until", "--format json"). The check runs as a validator,
+// after the whole command line is read, so that `canonical` given after `old` counts too.
+CLI::Option* old_spelling(CLI::Option* old, const CLI::Option* canonical, const std::string& now) {
+    const std::string name = old->get_name();
+    return old->description(old_spelling_of + now)
+        ->group(old_spellings_group)
+        ->each([name, canonical](const std::string&) {
+            // Both would set one value, and which wins would hang on their order.
+            if (canonical->count() > 0) {
+                throw CLI::ExcludesError(name + " is the old spelling of " + canonical->get_name() +
+                                             ": give one of them",
+                                         CLI::ExitCodes::ExcludesError);
+            }
+        });
+}
+
+// `declare(flag)` for the canonical flag and, when `old` names one, again for its old spelling,
+// which so takes and checks its values the same way.
+template <typename Declare>
+CLI::Option* declare_with_old(const std::string& flag, const std::string& old, Declare declare) {
+    CLI::Option* option = declare(flag);
+    if (!old.empty()) old_spelling(declare(old), option, flag);
+    return option;
 }
 
 }  // namespace
@@ -111,13 +142,22 @@ CLI::Option* add_max_rows_option(CLI::App& cmd, std::uint64_t& max_rows,
         ->capture_default_str();
 }
 
-void add_check_options(CLI::App& cmd, check_options& options) {
+void add_check_options(CLI::App& cmd, check_options& options, bool json_is_old) {
     cmd.add_option("FILE", options.files,
                    "Recordings to read (.bin, or gzip-compressed: .bin.gz; a tar or zip for every "
                    "recording "
                    "in it, ARCHIVE/MEMBER for one; - for standard input)")
         ->required();
-    cmd.add_flag("--json", options.json, "Print one JSON object per file and line (JSON Lines)");
+    const CLI::Option* format =
+        add_format_option(cmd, options.format, {"text", "json"},
+                          "text: a line per file; json: one JSON object per file and line (JSON "
+                          "Lines)");
+    if (json_is_old) {
+        add_format_flag(cmd, format, options.format, "--json", "json");
+    } else {
+        cmd.add_flag_callback(
+            "--json", [&options] { options.format = "json"; }, "The same as --format json");
+    }
     add_level_option(cmd, options.how.level,
                      "structure: headers and counts only; full: also every keyframe and marker");
     add_layout_choice_option(cmd, options.how.layout);
@@ -264,6 +304,88 @@ CLI::Option* add_rate_option(CLI::App& cmd, double& rate, const std::string& des
             },
             ""))
         ->type_name("R");
+}
+
+CLI::Option* add_version_option(CLI::App& cmd, std::string& value, const std::string& description,
+                                const std::string& old) {
+    return declare_with_old("--version", old, [&](const std::string& flag) {
+        return cmd.add_option(flag, value, description)
+            ->check(CLI::IsMember({"1.0", "1.1"}))
+            ->capture_default_str();
+    });
+}
+
+void add_window_options(CLI::App& cmd, time_window& window, const std::string& old_until,
+                        const std::string& from_description, const std::string& until_description) {
+    cmd.add_option("--from", window.from, from_description)->type_name("T");
+    declare_with_old("--until", old_until, [&](const std::string& flag) {
+        return cmd.add_option(flag, window.until, until_description)->type_name("T");
+    });
+}
+
+CLI::Option* add_format_option(CLI::App& cmd, std::string& value,
+                               const std::vector<std::string>& names,
+                               const std::string& description, const std::string& old) {
+    return declare_with_old("--format", old, [&](const std::string& flag) {
+        CLI::Option* option =
+            cmd.add_option(flag, value, description)->check(CLI::IsMember(names))->type_name("F");
+        if (!value.empty()) option->capture_default_str();
+        return option;
+    });
+}
+
+CLI::Option* add_format_flag(CLI::App& cmd, const CLI::Option* format, std::string& value,
+                             const std::string& flag, const std::string& name) {
+    return old_spelling(cmd.add_flag_callback(flag, [&value, name] { value = name; }), format,
+                        "--format " + name);
+}
+
+void alias_note(const CLI::App& cmd) {
+    std::string said;
+    std::size_t count = 0;
+    for (const CLI::Option* old : cmd.get_options([](const CLI::Option* o) {
+             return o->get_group() == old_spellings_group && o->count() > 0;
+         })) {
+        said += (count++ == 0 ? "" : ", ") + old->get_name() + " is now " +
+                old->get_description().substr(old_spelling_of.size());
+    }
+    if (count == 0) return;
+    std::cerr << "inputanim " << cmd.get_name() << ": note: " << said
+              << (count == 1 ? " (the old spelling still works)\n"
+                             : " (the old spellings still work)\n");
+}
+
+std::string spelled(const CLI::App& cmd, const std::string& canonical, const std::string& old) {
+    return cmd.count(canonical) > 0 ? canonical : old;
+}
+
+std::string parse_shard(const std::string& text, shard_choice& choice) {
+    const auto digits = [](std::string_view t) {
+        return !t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos;
+    };
+    const auto number = [](std::string_view t, unsigned& v) {
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        return ec == std::errc() && end == t.data() + t.size();
+    };
+    const std::string max_n = std::to_string(records::max_shards);
+    const auto refusal = [&](const std::string& why) {
+        return "K/N with 0 <= K < N and 1 <= N <= " + max_n + ", not " + text + ": " + why;
+    };
+    const std::size_t slash = text.find('/');
+    if (slash == std::string::npos || !digits(std::string_view(text).substr(0, slash)) ||
+        !digits(std::string_view(text).substr(slash + 1))) {
+        return refusal("two whole numbers with a / between them");
+    }
+    unsigned k = 0;
+    unsigned n = 0;
+    if (!number(std::string_view(text).substr(slash + 1), n) || n == 0) {
+        return refusal("N is out of range (1 to " + max_n + ")");
+    }
+    if (!number(std::string_view(text).substr(0, slash), k) || k >= n) {
+        return refusal("K is out of range (0 to " + std::to_string(n - 1) + ")");
+    }
+    choice = {k, n};
+    return {};
 }
 
 bool names_any_curve(std::string_view glob) {

@@ -1,7 +1,13 @@
-// The options the subcommands share, each declared once: the level, the layouts, the limits,
-// --max-bytes, --max-rows and the numbers they take. Names are parsed with the library's own
-// name functions (level_name, layout_name, layout_choice_name), so that a command accepts
-// exactly what the library names.
+// The options the subcommands share, each declared once: the level, the layouts, the version, the
+// time window, the output format, the rate, the limits, --max-bytes, --max-rows, --shard and the
+// numbers they take. Names are parsed with the library's own name functions (level_name,
+// layout_name, layout_choice_name), so that a command accepts exactly what the library names.
+//
+// A flag means one thing in every command (docs/CLI.md, "One meaning per flag"). A spelling a
+// command took before (sample --to, metrics --json, ...) stays an old spelling of the canonical
+// flag: listed under "Old spellings" in --help, it is named in a note on stderr when given,
+// and given together with the canonical flag it is a usage error naming both. One line
+// (alias_note) names every old spelling a command line gave.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +20,7 @@
 
 #include "inputanim/archive.hpp"
 #include "inputanim/inputanim.hpp"
+#include "inputanim/time_window.hpp"
 
 namespace inputanim::http {
 enum class server_end : std::uint8_t;
@@ -29,7 +36,10 @@ struct check_options {
     validate_options how{};
     // The budgets of an archive among the files (--max-members, ...).
     archive_limits archives{};
-    bool json = false;
+    // --format: text (validate's verdict lines, info's summaries) or json.
+    std::string format = "text";
+
+    bool json() const { return format == "json"; }
 };
 
 // --level NAME (structure or full) into `value`, whose value is the default shown in the help.
@@ -49,8 +59,10 @@ CLI::Option* add_max_bytes_option(CLI::App& cmd, std::uint64_t& max_bytes);
 // --max-rows of the commands that lay a grid over a recording (sample, metrics).
 CLI::Option* add_max_rows_option(CLI::App& cmd, std::uint64_t& max_rows,
                                  const std::string& description);
-// FILE..., --json, --level, --layout and --jobs; `options.how.level` holds the command's default.
-void add_check_options(CLI::App& cmd, check_options& options);
+// FILE..., --format, --json, --level, --layout and --jobs; `options.how.level` holds the
+// command's default. `json_is_old`: --json is an old spelling of --format json (validate), else
+// a flag of its own that means the same (info, whose --json docs/CLI.md keeps as it is).
+void add_check_options(CLI::App& cmd, check_options& options, bool json_is_old);
 // The ceilings of inputanim::limits (--max-bytes, --max-keyframes-per-curve, ...) and
 // --upload-limits; with `archives`, also the budgets of an archive (add_archive_options), which
 // --upload-limits sets to upload_archive_limits() too.
@@ -73,6 +85,44 @@ CLI::Validator positive_number();
 // that takes one: a finite decimal above 0 (positive_number), and at most `max` when given.
 CLI::Option* add_rate_option(CLI::App& cmd, double& rate, const std::string& description,
                              std::optional<double> max = std::nullopt);
+
+// --version V, the version of a file written: 1.0 or 1.1. `old`: the command's old spelling of it
+// (convert --to), if any.
+CLI::Option* add_version_option(CLI::App& cmd, std::string& value, const std::string& description,
+                                const std::string& old = {});
+// --from T and --until T, the ends of `window` as typed; the command checks the window
+// (time_window::problem) when it runs, in words that name the flags as given (spelled). `old_until`
+// is the command's old spelling of --until (sample --to; convert and export --to-time).
+void add_window_options(CLI::App& cmd, time_window& window, const std::string& old_until,
+                        const std::string& from_description, const std::string& until_description);
+// --format F, one of `names`, into `value`; a value already set is the default --help shows. `old`:
+// the command's old spelling of it that takes the same names (export --to), if any.
+CLI::Option* add_format_option(CLI::App& cmd, std::string& value,
+                               const std::vector<std::string>& names,
+                               const std::string& description, const std::string& old = {});
+// FLAG, an old spelling of `--format NAME` (metrics --json and --csv, validate --json): sets
+// `value` to NAME. `format` is the command's --format (add_format_option).
+CLI::Option* add_format_flag(CLI::App& cmd, const CLI::Option* format, std::string& value,
+                             const std::string& flag, const std::string& name);
+// The one line on stderr that says which old spellings the command line gave and what each is now
+// ("inputanim sample: note: --to is now --until (the old spelling still works)"); nothing when it
+// gave none. main prints it once the command line is parsed, before the command runs.
+void alias_note(const CLI::App& cmd);
+// The flag a message names for an option with an old spelling: `canonical` when the command line
+// gave it, else `old`, so that a message reads as before for a command line that gave the old
+// spelling or neither.
+std::string spelled(const CLI::App& cmd, const std::string& canonical, const std::string& old);
+
+// Shard K of N, as `index --shard K/N` takes it.
+struct shard_choice {
+    unsigned shard = 0;
+    unsigned shards = 1;
+    bool operator==(const shard_choice&) const = default;
+};
+// `text` as K/N, two runs of decimal digits with 0 <= K < N and 1 <= N <= records::max_shards,
+// into `choice`; returns why not ("K/N with 0 <= K < N and 1 <= N <= MAX, not TEXT: ..."), empty
+// when taken.
+std::string parse_shard(const std::string& text, shard_choice& choice);
 
 // Whether `glob` matches the path of any curve a recording of any version can hold.
 bool names_any_curve(std::string_view glob);

@@ -187,14 +187,14 @@ int check_files(const check_options& options, const report_printer& print) {
     const validate_options& how = options.how;
     int status = exit_valid;
     const int walked = for_each_recording(
-        options.files, options.json, how, options.archives, [&](const named_recording& r) {
+        options.files, options.json(), how, options.archives, [&](const named_recording& r) {
             const file_check c = r.check != nullptr ? *r.check : validate_input(r.in, how);
             if (c.io) {
                 say_unreadable(r.name, c.io);
                 status = exit_unreadable;
                 return;
             }
-            if (options.json) {
+            if (options.json()) {
                 nlohmann::json fields = report_json(c.rep, how, c.bytes, c.compressed_bytes);
                 if (r.member != nullptr) add_member(fields, r.archive, *r.member);
                 std::cout << json_line(r.name, std::move(fields)) << '\n';

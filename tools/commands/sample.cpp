@@ -1,9 +1,7 @@
 // inputanim sample: resample curves at a fixed rate as CSV (or JSON), with every number written
 // as the shortest text that reads back as the same float32.
-#include <charconv>
 #include <cmath>
 #include <iostream>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,8 +20,10 @@ struct sample_options {
     std::string file;
     double rate = 60.0;
     std::vector<std::string> globs;
-    std::optional<double> from;
-    std::optional<double> to;
+    time_window window;
+    // What the messages call the window's end: --until, or --to when the command line did not
+    // give --until (spelled).
+    std::string until_flag;
     std::string format = "csv";
     inputanim::level level = level::full;
     // A gzip file or standard input is read into memory (sampling needs every curve at once):
@@ -40,22 +40,6 @@ void write_number(stdout_writer& out, float v, bool json) {
     }
     char digits[detail::number_chars_max];
     out << std::string_view(digits, detail::number_chars(v, digits));
-}
-
-// What the command line alone can tell is wrong, before the file is opened.
-std::optional<std::string> option_problem(const sample_options& o) {
-    constexpr double float_max = std::numeric_limits<float>::max();
-    for (const auto& [name, value] : {std::pair{"--from", o.from}, std::pair{"--to", o.to}}) {
-        if (value && !(std::abs(*value) <= float_max)) {
-            return std::string(name) + " " + number_text(*value) +
-                   " is not a time a recording can hold (a finite float, at most " +
-                   number_text(float_max) + " in magnitude)";
-        }
-    }
-    if (o.from && o.to && *o.from > *o.to) {
-        return "--from " + number_text(*o.from) + " is after --to " + number_text(*o.to);
-    }
-    return std::nullopt;
 }
 
 // Selects the curves of the globs (every curve without one). A glob that matches no curve path
@@ -77,10 +61,10 @@ std::optional<int> select_curves(resampler& rs, const sample_options& o) {
 
 // Sets the grid; on failure prints why and returns the exit status.
 std::optional<int> set_grid(resampler& rs, const recording& rec, const sample_options& o) {
-    const grid_error g = rs.set_grid(o.rate, o.from, o.to, o.max_rows);
+    const grid_error g = rs.set_grid(o.rate, o.window.from, o.window.until, o.max_rows);
     const summary& sum = rec.summary();
-    const double from = o.from ? *o.from : sum.start.value_or(0.0f);
-    const double to = o.to ? *o.to : sum.duration.value_or(0.0f);
+    const double from = o.window.from ? *o.window.from : sum.start.value_or(0.0f);
+    const double to = o.window.until ? *o.window.until : sum.duration.value_or(0.0f);
     switch (g) {
         case grid_error::none:
             break;
@@ -91,11 +75,12 @@ std::optional<int> set_grid(resampler& rs, const recording& rec, const sample_op
         case grid_error::no_keys:
             return invalid_file(o.file,
                                 "the recording has no keyframes, so no time range: give both "
-                                "--from and --to");
+                                "--from and " +
+                                    o.until_flag);
         case grid_error::bad_time:
-            return invalid_file(o.file,
-                                "the recording's time range is not finite: give both --from and "
-                                "--to");
+            return invalid_file(
+                o.file,
+                "the recording's time range is not finite: give both --from and " + o.until_flag);
         case grid_error::too_many_rows: {
             std::string message = "more than " + std::to_string(o.max_rows) + " rows (--max-rows " +
                                   std::to_string(o.max_rows) + "): from " + number_text(from) +
@@ -104,18 +89,20 @@ std::optional<int> set_grid(resampler& rs, const recording& rec, const sample_op
             if (rs.point_count() != 0) {
                 message += " is " + std::to_string(rs.point_count()) + " grid points";
             }
-            return usage_error("sample",
-                               message + "; raise --max-rows, lower --rate or narrow --from/--to");
+            return usage_error(
+                "sample",
+                message + "; raise --max-rows, lower --rate or narrow --from/" + o.until_flag);
         }
     }
     if (rs.row_count() == 0) {
         // from > to given both is refused before the file is read: here one is the recording's.
-        return usage_error("sample", o.from ? "--from " + number_text(from) +
-                                                  " is after the recording's last key time " +
-                                                  number_text(to) + " (give --to)"
-                                            : "--to " + number_text(to) +
-                                                  " is before the recording's first key time " +
-                                                  number_text(from) + " (give --from)");
+        return usage_error("sample", o.window.from
+                                         ? "--from " + number_text(from) +
+                                               " is after the recording's last key time " +
+                                               number_text(to) + " (give " + o.until_flag + ")"
+                                         : o.until_flag + " " + number_text(to) +
+                                               " is before the recording's first key time " +
+                                               number_text(from) + " (give --from)");
     }
     return std::nullopt;
 }
@@ -162,8 +149,9 @@ int write_rows(stdout_writer& out, resampler& rs, bool json, std::span<const std
 }
 
 int run_sample(const sample_options& o) {
-    if (const std::optional<std::string> problem = option_problem(o))
-        return usage_error("sample", *problem);
+    if (o.window.problem()) {
+        return usage_error("sample", o.window.problem_text("--from", o.until_flag));
+    }
     validate_options how;
     how.limits.max_bytes = o.max_bytes;
     // Sampling needs every curve at once: a gzip file or standard input is read into memory, once
@@ -202,12 +190,9 @@ command add_sample_command(CLI::App& app) {
     cmd->add_option("--curve", o->globs,
                     "Curves to sample, by path glob (* within a name, ** across dots); "
                     "repeatable; default every curve");
-    cmd->add_option("--from", o->from, "First sample time (default: the first key time)");
-    cmd->add_option("--to", o->to,
-                    "Last sample time, inclusive (default: the duration); not before --from");
-    cmd->add_option("--format", o->format, "Output format")
-        ->check(CLI::IsMember({"csv", "json"}))
-        ->capture_default_str();
+    add_window_options(*cmd, o->window, "--to", "First sample time (default: the first key time)",
+                       "Last sample time, inclusive (default: the duration); not before --from");
+    add_format_option(*cmd, o->format, {"csv", "json"}, "Output format");
     add_level_option(*cmd, o->level,
                      "full: refuse a file that fails validation at level full; structure: sample "
                      "any file whose structure is sound");
@@ -215,7 +200,10 @@ command add_sample_command(CLI::App& app) {
                         "Most rows written; a grid with more is refused before anything is "
                         "written");
     add_max_bytes_option(*cmd, o->max_bytes);
-    return {cmd, [o] { return run_sample(*o); }};
+    return {cmd, [o, cmd] {
+                o->until_flag = spelled(*cmd, "--until", "--to");
+                return run_sample(*o);
+            }};
 }
 
 }  // namespace inputanim::cli

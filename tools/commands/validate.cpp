@@ -30,7 +30,7 @@ command add_validate_command(CLI::App& app) {
     auto options = std::make_shared<check_options>();
     CLI::App* cmd = app.add_subcommand(
         "validate", "Check files against the format: first error, byte offset, warnings");
-    add_check_options(*cmd, *options);
+    add_check_options(*cmd, *options, true);
     add_limit_options(*cmd, options->how.limits, &options->archives);
     return {cmd, [options] { return finish_stdout(check_files(*options, print_validation)); }};
 }
