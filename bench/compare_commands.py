@@ -9,7 +9,8 @@ options each, over recordings of every version, layout and block choice, damaged
 (../shared/recordings) and the fuzz corpora. Each case runs OLD and NEW from the same working
 folder with the same arguments; their standard output, standard error, exit status and every file
 written must be byte for byte the same. When a flag has a new canonical spelling, NEW runs the
-case a second time with the canonical spelling, which must give OLD's bytes with no note; the run
+case a second time with the canonical spelling, which must give OLD's bytes with no note (a message about the flag's value names the
+flag as typed); the run
 with the old spelling may differ from OLD only by the one-line note that names the canonical
 spelling (NOTE below).
 
@@ -109,6 +110,12 @@ def compare(case):
         if stripped != a:
             problems.append(describe(a, stripped, args, "old spelling"))
         b = run(new, c, base / "canonical")
+        # A message about a flag's value names the flag as it was typed.
+        stderr = b[1]
+        for (command, spelling), replacement in CANONICAL.items():
+            if command == args[0] and spelling in args and len(replacement) == 1:
+                stderr = stderr.replace(replacement[0].encode() + b" ", spelling.encode() + b" ")
+        b = (b[0], stderr, b[2], b[3])
         if b != a:
             problems.append(describe(a, b, c, "canonical spelling"))
     elif b != a:
