@@ -114,7 +114,8 @@ def compare(case):
         stderr = b[1]
         for (command, spelling), replacement in CANONICAL.items():
             if command == args[0] and spelling in args and len(replacement) == 1:
-                stderr = stderr.replace(replacement[0].encode() + b" ", spelling.encode() + b" ")
+                stderr = re.sub(re.escape(replacement[0].encode()) + rb"(?![a-z-])",
+                                spelling.encode(), stderr)
         b = (b[0], stderr, b[2], b[3])
         if b != a:
             problems.append(describe(a, b, c, "canonical spelling"))
