@@ -19,8 +19,6 @@ std::error_code vector_sink::write(std::span<const std::byte> bytes) {
 
 namespace {
 
-constexpr std::size_t int32_max = static_cast<std::size_t>(INT32_MAX);
-
 class encoder_category final : public std::error_category {
   public:
     const char* name() const noexcept override { return "inputanim.encoder"; }
@@ -124,7 +122,7 @@ std::error_code encoder::begin_curve(curve_id id, std::int32_t pre_wrap, std::in
                curve_at(header_.blocks, next_curve_) != id)) {
         return error_;
     }
-    if (key_count > int32_max) {
+    if (key_count > detail::int32_max) {
         error_ = encoder_error::too_many_keys;
         return error_;
     }
@@ -181,7 +179,7 @@ std::error_code encoder::write_curve(curve_id id, const inputanim::curve& c) {
 
 std::error_code encoder::begin_markers(std::size_t count) {
     if (error_ || misuse(!curves_done())) return error_;
-    if (count > int32_max) {
+    if (count > detail::int32_max) {
         error_ = encoder_error::too_many_markers;
         return error_;
     }
@@ -198,7 +196,7 @@ std::error_code encoder::write_marker(float time, std::string_view name) {
 
 std::error_code encoder::begin_marker(float time, std::size_t name_size) {
     if (error_ || misuse(stage_ != stage::markers || left_ == 0 || name_left_ != 0)) return error_;
-    if (name_size > int32_max) {
+    if (name_size > detail::int32_max) {
         error_ = encoder_error::name_too_long;
         return error_;
     }
