@@ -141,15 +141,9 @@ void check_exports(const recording& rec, export_format f) {
     if (!p.error) FUZZ_CHECK(p.size <= max_glb_bytes);
 }
 
-}  // namespace
-}  // namespace inputanim::fuzz
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    using namespace inputanim;
-    using namespace inputanim::fuzz;
-    const std::span<const std::byte> bytes = as_bytes(data, size);
-    // Under the first layout choice that reads the bytes (automatic first): the exporters see the
-    // recording, not how it was found.
+// The recording of `bytes` under the first layout choice that reads them (automatic first), in
+// every format: the exporters see the recording, not how it was found.
+void check_exporting(std::span<const std::byte> bytes) {
     for (const layout_choice choice : all_layout_choices) {
         recording rec;
         if (rec.open(bytes, read_options{choice})) continue;
@@ -157,7 +151,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
              {export_format::glb, export_format::gltf, export_format::anim}) {
             check_exports(rec, f);
         }
-        break;
+        return;
     }
+}
+
+}  // namespace
+}  // namespace inputanim::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    inputanim::fuzz::check_exporting(inputanim::fuzz::as_bytes(data, size));
     return 0;
 }

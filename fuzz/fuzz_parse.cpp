@@ -204,13 +204,8 @@ void check_limits(std::span<const std::byte> bytes, layout_choice choice,
                capped.error.limit == limit_kind::bytes);
 }
 
-}  // namespace
-}  // namespace inputanim::fuzz
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    using namespace inputanim;
-    using namespace inputanim::fuzz;
-    const std::span<const std::byte> bytes = as_bytes(data, size);
+// `bytes` walked under every layout choice, unlimited and within tight limits.
+void check_parsing(std::span<const std::byte> bytes) {
     for (const layout_choice choice : all_layout_choices) {
         markers_seen seen;
         const walk_result w = checked_walk(bytes, read_options{choice}, &seen);
@@ -221,5 +216,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             check_limits(bytes, choice, w);
         }
     }
+}
+
+}  // namespace
+}  // namespace inputanim::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    inputanim::fuzz::check_parsing(inputanim::fuzz::as_bytes(data, size));
     return 0;
 }

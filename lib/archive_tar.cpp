@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <new>
 #include <optional>
 #include <vector>
 
@@ -120,11 +119,9 @@ class tar_walk final : public archive_walk {
 
     std::error_code open() noexcept;
     bool next(archive_member& m) noexcept override;
-    const error& member_fault() const noexcept override { return member_fault_; }
-    std::size_t read(std::span<std::byte> out, std::error_code& ec) noexcept override;
-    const error& fault() const noexcept override { return fault_; }
 
   private:
+    std::size_t read_member(std::span<std::byte> out) noexcept override;
     // Where the walk is in the archive: the byte of the file for a plain tar, of the inflated
     // stream for a compressed one.
     std::uint64_t position() const noexcept {
@@ -142,8 +139,6 @@ class tar_walk final : public archive_walk {
     bool done_ = false;
     std::uint64_t ordinal_ = 0;
     std::uint64_t inflated_ = 0;
-    error fault_;
-    error member_fault_;
     bool readable_ = false;
 };
 
@@ -236,19 +231,13 @@ bool tar_walk::next(archive_member& m) noexcept {
     return true;
 }
 
-std::size_t tar_walk::read(std::span<std::byte> out, std::error_code& ec) noexcept {
-    ec.clear();
-    if (member_fault_) {
-        ec = make_error_code(member_fault_.code);
-        return 0;
-    }
+std::size_t tar_walk::read_member(std::span<std::byte> out) noexcept {
     if (!readable_ || out.empty()) return 0;
     const la_ssize_t n = archive_read_data(a_, out.data(), out.size());
     if (n < 0) {
         member_fault_ = archive_error(
             source_.io ? errc::io_error : code_of(archive_error_string(a_)), position());
         done_ = true;
-        ec = make_error_code(member_fault_.code);
         return 0;
     }
     inflated_ += static_cast<std::uint64_t>(n);
@@ -265,7 +254,6 @@ std::size_t tar_walk::read(std::span<std::byte> out, std::error_code& ec) noexce
     }
     if (member_fault_) {
         done_ = true;
-        ec = make_error_code(member_fault_.code);
         return 0;
     }
     return static_cast<std::size_t>(n);
@@ -275,14 +263,7 @@ std::size_t tar_walk::read(std::span<std::byte> out, std::error_code& ec) noexce
 
 std::unique_ptr<archive_walk> open_tar_walk(input& in, const archive_limits& limits,
                                             std::error_code& ec) noexcept {
-    ec.clear();
-    std::unique_ptr<tar_walk> w(new (std::nothrow) tar_walk(in, limits));
-    if (!w) {
-        ec = std::make_error_code(std::errc::not_enough_memory);
-        return nullptr;
-    }
-    if ((ec = w->open())) return nullptr;
-    return w;
+    return open_walk<tar_walk>(in, limits, ec);
 }
 
 bool starts_like_tar(std::span<const std::byte> head) noexcept {

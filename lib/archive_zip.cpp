@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <new>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -132,11 +131,9 @@ class zip_walk final : public archive_walk {
 
     std::error_code open() noexcept;
     bool next(archive_member& m) noexcept override;
-    const error& member_fault() const noexcept override { return member_fault_; }
-    std::size_t read(std::span<std::byte> out, std::error_code& ec) noexcept override;
-    const error& fault() const noexcept override { return fault_; }
 
   private:
+    std::size_t read_member(std::span<std::byte> out) noexcept override;
     // Reads [offset, offset + out.size()) of the archive; false (and the walk's fault) when the
     // file ends first or cannot be read.
     bool read_exact(std::uint64_t offset, std::span<std::byte> out) noexcept;
@@ -166,8 +163,6 @@ class zip_walk final : public archive_walk {
     central_entry entry_;
     // The ordinals of the entries whose bytes overlap another's.
     std::vector<bool> overlapping_;
-    error fault_;
-    error member_fault_;
     bool done_ = false;
 
     // The member being inflated.
@@ -477,12 +472,7 @@ bool zip_walk::next(archive_member& m) noexcept {
     return true;
 }
 
-std::size_t zip_walk::read(std::span<std::byte> out, std::error_code& ec) noexcept {
-    ec.clear();
-    if (member_fault_) {
-        ec = make_error_code(member_fault_.code);
-        return 0;
-    }
+std::size_t zip_walk::read_member(std::span<std::byte> out) noexcept {
     if (!deflated_ || !inflating_ || out.empty()) return 0;
     std::size_t produced = 0;
     while (produced == 0 && !ended_) {
@@ -493,7 +483,6 @@ std::size_t zip_walk::read(std::span<std::byte> out, std::error_code& ec) noexce
             std::error_code io;
             if (read_at(in_.descriptor(), from, std::span(compressed_).first(n), io) != n || io) {
                 fail_member(errc::archive_truncated, from);
-                ec = make_error_code(member_fault_.code);
                 return 0;
             }
             compressed_left_ -= n;
@@ -531,10 +520,7 @@ std::size_t zip_walk::read(std::span<std::byte> out, std::error_code& ec) noexce
                 fail_member(errc::bad_compression, at);
             }
         }
-        if (member_fault_) {
-            ec = make_error_code(member_fault_.code);
-            return 0;
-        }
+        if (member_fault_) return 0;
     }
     return produced;
 }
@@ -543,14 +529,7 @@ std::size_t zip_walk::read(std::span<std::byte> out, std::error_code& ec) noexce
 
 std::unique_ptr<archive_walk> open_zip_walk(input& in, const archive_limits& limits,
                                             std::error_code& ec) noexcept {
-    ec.clear();
-    std::unique_ptr<zip_walk> w(new (std::nothrow) zip_walk(in, limits));
-    if (!w) {
-        ec = std::make_error_code(std::errc::not_enough_memory);
-        return nullptr;
-    }
-    if ((ec = w->open())) return nullptr;
-    return w;
+    return open_walk<zip_walk>(in, limits, ec);
 }
 
 bool starts_like_zip(std::span<const std::byte> head) noexcept {

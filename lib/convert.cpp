@@ -12,6 +12,7 @@
 #include "detail/layout_walk.hpp"
 #include "detail/load.hpp"
 #include "detail/rules.hpp"
+#include "inputanim/detail/codes.hpp"
 #include "inputanim/evaluate.hpp"
 #include "inputanim/time_window.hpp"
 
@@ -881,21 +882,17 @@ const convert_result& stream_converter::finish() {
 
 namespace {
 
-class convert_category final : public std::error_category {
+constexpr detail::code_row<convert_error> convert_rows[] = {
+    {convert_error::none, "none", "no error"},
+    {convert_error::cannot_frame, "cannot_frame", "the bytes do not frame as a v1 recording"},
+    {convert_error::shift_out_of_range, "shift_out_of_range",
+     "shifted to start at 0, a key or marker time would pass the largest float"},
+};
+constexpr detail::code_table<convert_error> convert_codes{convert_rows, "unknown error"};
+
+class convert_category final : public detail::code_category<convert_error> {
   public:
-    const char* name() const noexcept override { return "inputanim.convert"; }
-    std::string message(int value) const override {
-        switch (value) {
-            case static_cast<int>(convert_error::none):
-                return "no error";
-            case static_cast<int>(convert_error::cannot_frame):
-                return "the bytes do not frame as a v1 recording";
-            case static_cast<int>(convert_error::shift_out_of_range):
-                return "shifted to start at 0, a key or marker time would pass the largest float";
-            default:
-                return "unknown error";
-        }
-    }
+    using code_category::code_category;
     std::error_condition default_error_condition(int value) const noexcept override {
         if (value == static_cast<int>(convert_error::shift_out_of_range)) {
             return std::errc::result_out_of_range;
@@ -907,7 +904,7 @@ class convert_category final : public std::error_category {
 }  // namespace
 
 const std::error_category& convert_error_category() noexcept {
-    static const convert_category category;
+    static const convert_category category("inputanim.convert", convert_codes);
     return category;
 }
 

@@ -5,58 +5,35 @@
 #include <limits>
 #include <string>
 
+#include "inputanim/detail/codes.hpp"
 #include "inputanim/error.hpp"
 #include "inputanim/evaluate.hpp"
 #include "inputanim/time_window.hpp"
 
 namespace inputanim {
 
-std::string_view grid_error_name(grid_error e) noexcept {
-    switch (e) {
-        case grid_error::none:
-            return "none";
-        case grid_error::bad_rate:
-            return "bad_rate";
-        case grid_error::bad_time:
-            return "bad_time";
-        case grid_error::no_keys:
-            return "no_keys";
-        case grid_error::too_many_rows:
-            return "too_many_rows";
-    }
-    return "unknown";
-}
-
 namespace {
 
-std::string_view grid_error_description(grid_error e) noexcept {
-    switch (e) {
-        case grid_error::none:
-            return "no error";
-        case grid_error::bad_rate:
-            return "the rate is not a positive finite number with a finite step 1 / rate";
-        case grid_error::bad_time:
-            return "a time bound is not finite or lies outside the float range";
-        case grid_error::no_keys:
-            return "a time bound was left to the recording, which has no keys";
-        case grid_error::too_many_rows:
-            return "the grid has more rows than allowed (at most 2^52 points)";
-    }
-    return "unknown error";
-}
-
-class grid_category final : public std::error_category {
-  public:
-    const char* name() const noexcept override { return "inputanim.grid"; }
-    std::string message(int value) const override {
-        return std::string(grid_error_description(static_cast<grid_error>(value)));
-    }
+constexpr detail::code_row<grid_error> grid_rows[] = {
+    {grid_error::none, "none", "no error"},
+    {grid_error::bad_rate, "bad_rate",
+     "the rate is not a positive finite number with a finite step 1 / rate"},
+    {grid_error::bad_time, "bad_time",
+     "a time bound is not finite or lies outside the float range"},
+    {grid_error::no_keys, "no_keys", "a time bound was left to the recording, which has no keys"},
+    {grid_error::too_many_rows, "too_many_rows",
+     "the grid has more rows than allowed (at most 2^52 points)"},
 };
+constexpr detail::code_table<grid_error> grid_codes{grid_rows, "unknown error"};
 
 }  // namespace
 
+std::string_view grid_error_name(grid_error e) noexcept {
+    return grid_codes.name(e);
+}
+
 const std::error_category& grid_error_category() noexcept {
-    static const grid_category category;
+    static const detail::code_category<grid_error> category("inputanim.grid", grid_codes);
     return category;
 }
 

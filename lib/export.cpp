@@ -7,6 +7,7 @@
 #include <string>
 
 #include "detail/export_stream.hpp"
+#include "inputanim/detail/codes.hpp"
 
 namespace inputanim {
 
@@ -29,56 +30,30 @@ std::optional<export_format> parse_export_format_name(std::string_view name) noe
     return std::nullopt;
 }
 
-std::string_view export_error_name(export_error e) noexcept {
-    switch (e) {
-        case export_error::none:
-            return "none";
-        case export_error::empty_window:
-            return "empty_window";
-        case export_error::too_large:
-            return "too_large";
-        case export_error::window_not_supported:
-            return "window_not_supported";
-        case export_error::not_finite:
-            return "not_finite";
-        case export_error::time_overflow:
-            return "time_overflow";
-        case export_error::glb_too_large:
-            return "glb_too_large";
-    }
-    return "unknown";
-}
-
 namespace {
 
-class export_category final : public std::error_category {
-  public:
-    const char* name() const noexcept override { return "inputanim.export"; }
-    std::string message(int value) const override {
-        switch (static_cast<export_error>(value)) {
-            case export_error::none:
-                return "no error";
-            case export_error::empty_window:
-                return "the time window holds no grid point of the recording";
-            case export_error::too_large:
-                return "the export would be larger than allowed";
-            case export_error::window_not_supported:
-                return "a Unity clip carries the recording's keys as they are: no time window";
-            case export_error::not_finite:
-                return "a number glTF would hold is not finite";
-            case export_error::time_overflow:
-                return "shifted to start at 0, the grid's times would pass the largest float";
-            case export_error::glb_too_large:
-                return "a .glb holds at most 4 GiB";
-        }
-        return "unknown error";
-    }
+constexpr detail::code_row<export_error> export_rows[] = {
+    {export_error::none, "none", "no error"},
+    {export_error::empty_window, "empty_window",
+     "the time window holds no grid point of the recording"},
+    {export_error::too_large, "too_large", "the export would be larger than allowed"},
+    {export_error::window_not_supported, "window_not_supported",
+     "a Unity clip carries the recording's keys as they are: no time window"},
+    {export_error::not_finite, "not_finite", "a number glTF would hold is not finite"},
+    {export_error::time_overflow, "time_overflow",
+     "shifted to start at 0, the grid's times would pass the largest float"},
+    {export_error::glb_too_large, "glb_too_large", "a .glb holds at most 4 GiB"},
 };
+constexpr detail::code_table<export_error> export_codes{export_rows, "unknown error"};
 
 }  // namespace
 
+std::string_view export_error_name(export_error e) noexcept {
+    return export_codes.name(e);
+}
+
 const std::error_category& export_error_category() noexcept {
-    static const export_category category;
+    static const detail::code_category<export_error> category("inputanim.export", export_codes);
     return category;
 }
 

@@ -17,6 +17,7 @@
 #include "detail/archive_walk.hpp"
 #include "detail/gzip_inflater.hpp"
 #include "detail/validate_parts.hpp"
+#include "inputanim/detail/codes.hpp"
 #include "inputanim/guard.hpp"
 
 namespace inputanim {
@@ -30,30 +31,15 @@ std::error_code last_error() {
     return {errno, std::generic_category()};
 }
 
-class not_regular_file_category_impl final : public std::error_category {
-  public:
-    const char* name() const noexcept override { return "inputanim.not_regular_file"; }
-    std::string message(int type) const override {
-        const char* what = "of an unknown type";
-        switch (static_cast<mode_t>(type)) {
-            case S_IFIFO:
-                what = "a FIFO";
-                break;
-            case S_IFSOCK:
-                what = "a socket";
-                break;
-            case S_IFCHR:
-                what = "a character device";
-                break;
-            case S_IFBLK:
-                what = "a block device";
-                break;
-            default:
-                break;
-        }
-        return std::string("not a regular file (") + what + "); use - to read standard input";
-    }
+// The types an input may be refused for, as its S_IFMT bits; no report names them.
+constexpr detail::code_row<mode_t> not_regular_file_rows[] = {
+    {S_IFIFO, "", "not a regular file (a FIFO); use - to read standard input"},
+    {S_IFSOCK, "", "not a regular file (a socket); use - to read standard input"},
+    {S_IFCHR, "", "not a regular file (a character device); use - to read standard input"},
+    {S_IFBLK, "", "not a regular file (a block device); use - to read standard input"},
 };
+constexpr detail::code_table<mode_t> not_regular_file_codes{
+    not_regular_file_rows, "not a regular file (of an unknown type); use - to read standard input"};
 
 // From this size on, a mapped file's structure is read with pread, a curve boundary per call,
 // rather than through the mapping. Through the mapping, each first touch of a page is a page fault
@@ -81,7 +67,8 @@ void validate_whole(const input& in, const validate_options& options, report& ou
 }  // namespace
 
 const std::error_category& not_regular_file_category() noexcept {
-    static const not_regular_file_category_impl category;
+    static const detail::code_category<mode_t> category("inputanim.not_regular_file",
+                                                        not_regular_file_codes);
     return category;
 }
 

@@ -6,28 +6,33 @@
 #include <numbers>
 #include <string>
 
+#include "inputanim/detail/codes.hpp"
 #include "inputanim/detail/names.hpp"
 
 namespace inputanim {
 
+namespace {
+
+constexpr detail::code_row<metrics_error> metrics_rows[] = {
+    {metrics_error::none, "none", "no error"},
+    {metrics_error::bad_joint, "bad_joint", "the joint is not one of MRTK's joints"},
+    {metrics_error::bad_fixation_velocity, "bad_fixation_velocity",
+     "the fixation velocity is negative or not finite"},
+    {metrics_error::bad_merge_gap, "bad_merge_gap", "the merge gap is negative or not finite"},
+    {metrics_error::bad_merge_angle, "bad_merge_angle",
+     "the merge angle is negative or not finite"},
+    {metrics_error::bad_min_fixation, "bad_min_fixation",
+     "the minimum fixation duration is negative or not finite"},
+    {metrics_error::shared_times, "shared_times",
+     "consecutive grid points share a float32 time (the recording's times are too far from 0 for "
+     "this rate)"},
+};
+constexpr detail::code_table<metrics_error> metrics_codes{metrics_rows, "unknown error"};
+
+}  // namespace
+
 std::string_view metrics_error_name(metrics_error e) noexcept {
-    switch (e) {
-        case metrics_error::none:
-            return "none";
-        case metrics_error::bad_joint:
-            return "bad_joint";
-        case metrics_error::bad_fixation_velocity:
-            return "bad_fixation_velocity";
-        case metrics_error::bad_merge_gap:
-            return "bad_merge_gap";
-        case metrics_error::bad_merge_angle:
-            return "bad_merge_angle";
-        case metrics_error::bad_min_fixation:
-            return "bad_min_fixation";
-        case metrics_error::shared_times:
-            return "shared_times";
-    }
-    return detail::unknown_name;
+    return metrics_codes.name(e);
 }
 
 std::string_view event_kind_name(event_kind kind) noexcept {
@@ -48,41 +53,8 @@ std::optional<event_kind> parse_event_kind_name(std::string_view name) noexcept 
     return detail::parse_name<event_kind>(name, event_kind_name);
 }
 
-namespace {
-
-std::string_view metrics_error_description(metrics_error e) noexcept {
-    switch (e) {
-        case metrics_error::none:
-            return "no error";
-        case metrics_error::bad_joint:
-            return "the joint is not one of MRTK's joints";
-        case metrics_error::bad_fixation_velocity:
-            return "the fixation velocity is negative or not finite";
-        case metrics_error::bad_merge_gap:
-            return "the merge gap is negative or not finite";
-        case metrics_error::bad_merge_angle:
-            return "the merge angle is negative or not finite";
-        case metrics_error::bad_min_fixation:
-            return "the minimum fixation duration is negative or not finite";
-        case metrics_error::shared_times:
-            return "consecutive grid points share a float32 time (the recording's times are too "
-                   "far from 0 for this rate)";
-    }
-    return "unknown error";
-}
-
-class metrics_category final : public std::error_category {
-  public:
-    const char* name() const noexcept override { return "inputanim.metrics"; }
-    std::string message(int value) const override {
-        return std::string(metrics_error_description(static_cast<metrics_error>(value)));
-    }
-};
-
-}  // namespace
-
 const std::error_category& metrics_error_category() noexcept {
-    static const metrics_category category;
+    static const detail::code_category<metrics_error> category("inputanim.metrics", metrics_codes);
     return category;
 }
 

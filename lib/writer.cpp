@@ -8,6 +8,7 @@
 
 #include "detail/load.hpp"
 #include "detail/rules.hpp"
+#include "inputanim/detail/codes.hpp"
 #include "inputanim/recording.hpp"
 
 namespace inputanim {
@@ -19,25 +20,20 @@ std::error_code vector_sink::write(std::span<const std::byte> bytes) {
 
 namespace {
 
-constexpr std::size_t int32_max = static_cast<std::size_t>(INT32_MAX);
+constexpr detail::code_row<encoder_error> encoder_rows[] = {
+    {encoder_error::none, "none", "no error"},
+    {encoder_error::too_many_keys, "too_many_keys",
+     "a curve has more keys than the format's Int32 count holds"},
+    {encoder_error::too_many_markers, "too_many_markers",
+     "there are more markers than the format's Int32 count holds"},
+    {encoder_error::name_too_long, "name_too_long",
+     "a marker name is longer than the format's Int32 length holds"},
+};
+constexpr detail::code_table<encoder_error> encoder_codes{encoder_rows, "unknown error"};
 
-class encoder_category final : public std::error_category {
+class encoder_category final : public detail::code_category<encoder_error> {
   public:
-    const char* name() const noexcept override { return "inputanim.encoder"; }
-    std::string message(int value) const override {
-        switch (value) {
-            case static_cast<int>(encoder_error::none):
-                return "no error";
-            case static_cast<int>(encoder_error::too_many_keys):
-                return "a curve has more keys than the format's Int32 count holds";
-            case static_cast<int>(encoder_error::too_many_markers):
-                return "there are more markers than the format's Int32 count holds";
-            case static_cast<int>(encoder_error::name_too_long):
-                return "a marker name is longer than the format's Int32 length holds";
-            default:
-                return "unknown error";
-        }
-    }
+    using code_category::code_category;
     // Each code is a value too large for the format's Int32, which is EOVERFLOW's meaning.
     std::error_condition default_error_condition(int value) const noexcept override {
         if (value < static_cast<int>(encoder_error::too_many_keys) ||
@@ -51,7 +47,7 @@ class encoder_category final : public std::error_category {
 }  // namespace
 
 const std::error_category& encoder_error_category() noexcept {
-    static const encoder_category category;
+    static const encoder_category category("inputanim.encoder", encoder_codes);
     return category;
 }
 
@@ -124,7 +120,7 @@ std::error_code encoder::begin_curve(curve_id id, std::int32_t pre_wrap, std::in
                curve_at(header_.blocks, next_curve_) != id)) {
         return error_;
     }
-    if (key_count > int32_max) {
+    if (key_count > detail::int32_max) {
         error_ = encoder_error::too_many_keys;
         return error_;
     }
@@ -181,7 +177,7 @@ std::error_code encoder::write_curve(curve_id id, const inputanim::curve& c) {
 
 std::error_code encoder::begin_markers(std::size_t count) {
     if (error_ || misuse(!curves_done())) return error_;
-    if (count > int32_max) {
+    if (count > detail::int32_max) {
         error_ = encoder_error::too_many_markers;
         return error_;
     }
@@ -198,7 +194,7 @@ std::error_code encoder::write_marker(float time, std::string_view name) {
 
 std::error_code encoder::begin_marker(float time, std::size_t name_size) {
     if (error_ || misuse(stage_ != stage::markers || left_ == 0 || name_left_ != 0)) return error_;
-    if (name_size > int32_max) {
+    if (name_size > detail::int32_max) {
         error_ = encoder_error::name_too_long;
         return error_;
     }

@@ -6,6 +6,7 @@
 // std::errc condition that means the same (the input layer's category: test_input_errors).
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
@@ -405,6 +406,32 @@ TEST(Error, EncoderErrorsHaveOneMessageEachAndAreValuesTooLarge) {
             {encoder_error::name_too_long,
              "a marker name is longer than the format's Int32 length holds", too_large},
         });
+}
+
+// A value that is no code of its category (below the first, after the last, past the
+// enumeration's underlying type, where a cast would wrap onto a real code) has the category's
+// unknown message, never a code's (the input layer's category: test_input_errors).
+TEST(Error, AValueThatIsNoCodeHasTheUnknownMessageInEveryCategory) {
+    const std::vector<std::tuple<const std::error_category*, int, std::string_view>> categories = {
+        {&error_category(), static_cast<int>(errc::ratio_exceeded) + 1, "unknown error"},
+        {&option_error_category(), static_cast<int>(option_error::bad_markers) + 1,
+         "unknown option error"},
+        {&grid_error_category(), static_cast<int>(grid_error::too_many_rows) + 1, "unknown error"},
+        {&metrics_error_category(), static_cast<int>(metrics_error::shared_times) + 1,
+         "unknown error"},
+        {&export_error_category(), static_cast<int>(export_error::glb_too_large) + 1,
+         "unknown error"},
+        {&convert_error_category(), static_cast<int>(convert_error::shift_out_of_range) + 1,
+         "unknown error"},
+        {&encoder_error_category(), static_cast<int>(encoder_error::name_too_long) + 1,
+         "unknown error"},
+    };
+    for (const auto& [category, after_last, unknown] : categories) {
+        for (const int value : {-1, after_last, 255, 256, 256 + 1, std::numeric_limits<int>::max(),
+                                std::numeric_limits<int>::min()}) {
+            EXPECT_EQ(category->message(value), unknown) << category->name() << " " << value;
+        }
+    }
 }
 
 TEST(Error, EveryCategoryHasItsOwnName) {

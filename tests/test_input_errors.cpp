@@ -7,6 +7,7 @@
 
 #include <array>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,7 +43,11 @@ TEST(InputErrors, TheNotRegularFileCategoryNamesEachTypeInItsMessage) {
         {S_IFSOCK, "a socket"},
         {S_IFCHR, "a character device"},
         {S_IFBLK, "a block device"},
+        // Any other value, a file type or not, is of an unknown type.
         {S_IFLNK, "of an unknown type"},
+        {S_IFREG, "of an unknown type"},
+        {static_cast<mode_t>(-1), "of an unknown type"},
+        {static_cast<mode_t>(std::numeric_limits<int>::max()), "of an unknown type"},
     };
     for (const auto& [type, what] : types) {
         const std::error_code ec(static_cast<int>(type), c);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -13,6 +14,8 @@
 
 namespace inputanim::detail {
 
+// A walk of an archive's members. What it finds wrong is held here: a walk's read_member finds
+// a member's faults, and read() gives a member's bytes only while it has none.
 class archive_walk {
   public:
     virtual ~archive_walk() = default;
@@ -20,13 +23,44 @@ class archive_walk {
     virtual bool next(archive_member& m) noexcept = 0;
     // Why the current member cannot be read, known from the headers or found while reading it (an
     // errc of the archive's, at a byte of the archive); none when it can.
-    virtual const error& member_fault() const noexcept = 0;
+    const error& member_fault() const noexcept { return member_fault_; }
     // The current member's bytes read through (inflated); 0 at its end. A failure is `ec`, and
     // member_fault() says what it was.
-    virtual std::size_t read(std::span<std::byte> out, std::error_code& ec) noexcept = 0;
+    std::size_t read(std::span<std::byte> out, std::error_code& ec) noexcept {
+        ec.clear();
+        const std::size_t n = member_fault_ ? 0 : read_member(out);
+        if (member_fault_) {
+            ec = make_error_code(member_fault_.code);
+            return 0;
+        }
+        return n;
+    }
     // What ended the walk early; none at the archive's end.
-    virtual const error& fault() const noexcept = 0;
+    const error& fault() const noexcept { return fault_; }
+
+  protected:
+    // Some of the current member's bytes, which has no fault yet; 0 at its end. A failure sets
+    // member_fault_ (the bytes read with it are dropped).
+    virtual std::size_t read_member(std::span<std::byte> out) noexcept = 0;
+
+    error fault_;
+    error member_fault_;
 };
+
+// A walk of type Walk over `in`, opened (Walk::open); none, and `ec`, when memory is refused or
+// the walk does not open.
+template <class Walk>
+std::unique_ptr<archive_walk> open_walk(input& in, const archive_limits& limits,
+                                        std::error_code& ec) noexcept {
+    ec.clear();
+    std::unique_ptr<Walk> w(new (std::nothrow) Walk(in, limits));
+    if (!w) {
+        ec = std::make_error_code(std::errc::not_enough_memory);
+        return nullptr;
+    }
+    if ((ec = w->open())) return nullptr;
+    return w;
+}
 
 std::unique_ptr<archive_walk> open_tar_walk(input& in, const archive_limits& limits,
                                             std::error_code& ec) noexcept;

@@ -184,6 +184,10 @@ constexpr file_header header_2019(edition e, std::uint8_t bool_key_size) noexcep
     h.bool_key_size = bool_key_size;
     return h;
 }
+// The largest count or length the format's Int32 fields hold, 2^31-1: a curve's key count, the
+// marker count, a marker name's length (its 7-bit encoding reaches further). The encoder refuses
+// more; a reader finds a count past it negative, and such a name length bad_marker.
+inline constexpr std::uint32_t int32_max = 0x7fffffff;
 // The key count of a curve header at `p` given `keys_before` keyframes in the curves before it;
 // offsets are within the 12-byte header. Alone (with no limits), what a walk needs to find the
 // next curve: the streaming conversion, which does not validate, checks no more.
@@ -231,7 +235,7 @@ inline fault check_marker_count(const std::byte* p, const limits& lim) noexcept 
 // A marker name's complete 7-bit encoded length, in order: bad_marker above 2^31-1, then the
 // configured limit; offsets are the length field's.
 constexpr fault check_name_length(std::uint64_t length, const limits& lim) noexcept {
-    if (length > 0x7fffffffu) return {errc::bad_marker, 0};
+    if (length > int32_max) return {errc::bad_marker, 0};
     if (length > lim.max_marker_name_bytes) {
         return {errc::limit_exceeded, 0, limit_kind::marker_name_bytes};
     }

@@ -1,9 +1,9 @@
 # Fails when docs/FORMAT.md leaves out an error code or a warning the library can report, or
 # names a rule function the rule module does not define (see tests/format_doc.cmake).
 
-# The names are read from the string tables the library answers with (error_name in
-# lib/error.cpp, warning_name in lib/validate.cpp), not from a list kept here, so that a new code
-# fails this test until the page documents it.
+# The names are read from the string tables the library answers with (the rows of errc's code
+# table in lib/error.cpp, warning_name in lib/validate.cpp), not from a list kept here, so that a
+# new code fails this test until the page documents it.
 set(doc_file ${ROOT}/docs/FORMAT.md)
 set(rules_file ${ROOT}/lib/detail/rules.hpp)
 
@@ -35,7 +35,33 @@ function(names_returned_by var file signature)
   set(${var} ${names} PARENT_SCOPE)
 endfunction()
 
-names_returned_by(codes lib/error.cpp "std::string_view error_name\\(errc [a-z_]+\\) noexcept")
+# names_in_rows(<var> <file> <table> <enum>): the names of the rows ({<enum>::code, "name", ...})
+# of the code table whose definition names `table`, up to its closing "};" in column 0.
+function(names_in_rows var file table enum)
+  file(READ ${ROOT}/${file} source)
+  string(REGEX MATCH "[^\n]* ${table}\\[\\] = \\{\n" head "${source}")
+  if(NOT head)
+    message(FATAL_ERROR "no table ${table} in ${file}: update tests/scripts/format_doc.cmake to "
+                        "where the names are now")
+  endif()
+  string(FIND "${source}" "${head}" at)
+  string(SUBSTRING "${source}" ${at} -1 body)
+  string(FIND "${body}" "\n};\n" end)
+  string(SUBSTRING "${body}" 0 ${end} body)
+  string(REGEX MATCHALL "\\{${enum}::[a-z_0-9]+,[ \n]+\"[^\"]+\"" rows "${body}")
+  set(names "")
+  foreach(r IN LISTS rows)
+    string(REGEX REPLACE "^.*\"([^\"]+)\"$" "\\1" name "${r}")
+    list(APPEND names ${name})
+  endforeach()
+  if(NOT names)
+    message(FATAL_ERROR "read no names from ${table} in ${file}: update "
+                        "tests/scripts/format_doc.cmake")
+  endif()
+  set(${var} ${names} PARENT_SCOPE)
+endfunction()
+
+names_in_rows(codes lib/error.cpp errc_rows errc)
 names_returned_by(warnings lib/validate.cpp
                   "std::string_view warning_name\\(warning_code [a-z_]+\\) noexcept")
 

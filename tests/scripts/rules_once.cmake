@@ -3,11 +3,13 @@
 # layout choice.
 
 # The rules of the fields: the walkers may name only the two codes that describe the walk rather
-# than a field (`truncated`, `trailing_bytes`), and none may test a field's value.
+# than a field (`truncated`, `trailing_bytes`), and none may test a field's value. The Int32
+# limit (detail::int32_max) is named, never spelled again as a number or defined anew.
 set(rule_code
     "errc::(bad_magic|unsupported_version|bad_flag|bad_wrap_mode|negative_count|bad_marker|limit_exceeded|non_finite|bad_bool_value|bad_weighted_mode|unsorted_keys|bad_utf8)"
     "file_magic" "valid_wrap_mode" "isfinite" "isnan" "max_bytes" "max_keyframes" "max_total"
-    "max_markers" "max_marker_name" "0x7fffffff")
+    "max_markers" "max_marker_name" "0x7fffffff" "2147483647" "INT32_MAX"
+    "numeric_limits<std::int32_t>::max" "int32_max *[={]")
 set(rule_code_files lib/reader.cpp lib/stream.cpp lib/recording.cpp lib/validate.cpp
     lib/validate_parts.cpp lib/content.cpp lib/convert.cpp lib/writer.cpp)
 

@@ -301,12 +301,9 @@ int convert_arriving(const convert_cli_options& o, std::span<const std::string> 
             break;
     }
     if (result && result->error != convert_error::cannot_frame) {
-        if (result->error) return output_failed(out.failure(result->error));
-        if (const std::optional<output_failure> failure = out.commit()) {
-            return output_failed(*failure);
-        }
+        if (const std::optional<int> failed = commit_output(out, result->error)) return *failed;
         print_warnings(o.input, *result);
-        return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
+        return finish_output(o.output);
     }
     // The converter could not frame bytes the validator passed (the fuzz harness checks that it
     // always can).
@@ -409,10 +406,8 @@ int run_convert(const convert_cli_options& o) {
                       << '\n';
             return exit_unreadable;
         }
-        if (const std::optional<output_failure> failure = out.commit()) {
-            return output_failed(*failure);
-        }
-        return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
+        if (const std::optional<int> failed = commit_output(out)) return *failed;
+        return finish_output(o.output);
     }
     page_release release(bytes);
     if (streamed) {
@@ -437,12 +432,9 @@ int run_convert(const convert_cli_options& o) {
                   << ") or without --shift-to-zero\n";
         return exit_invalid;
     }
-    if (result.error) return output_failed(out.failure(result.error));
-    if (const std::optional<output_failure> failure = out.commit()) {
-        return output_failed(*failure);
-    }
+    if (const std::optional<int> failed = commit_output(out, result.error)) return *failed;
     print_warnings(o.input, result);
-    return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
+    return finish_output(o.output);
 }
 
 }  // namespace
@@ -453,11 +445,7 @@ command add_convert_command(CLI::App& app) {
         "convert",
         "Write a recording in another version or layout, optionally cut to a time window, "
         "shifted to 0 and thinned as MRTK thins");
-    cmd->add_option("IN", o->input,
-                    "The recording (.bin, or gzip-compressed: .bin.gz; ARCHIVE/MEMBER for a member "
-                    "of a tar or "
-                    "zip; - for standard input)")
-        ->required();
+    add_recording_argument(*cmd, "IN", o->input);
     cmd->add_option("OUT", o->output,
                     "The file to write (replaced only once complete; a device or FIFO is written "
                     "through; - for standard output)")

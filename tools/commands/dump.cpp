@@ -262,11 +262,7 @@ command add_dump_command(CLI::App& app) {
     auto o = std::make_shared<dump_options>();
     CLI::App* cmd = app.add_subcommand(
         "dump", "Print every keyframe (all fields) of some curves, and the markers");
-    cmd->add_option("FILE", o->file,
-                    "The recording (.bin, or gzip-compressed: .bin.gz; ARCHIVE/MEMBER for a member "
-                    "of a tar or "
-                    "zip; - for standard input)")
-        ->required();
+    add_recording_argument(*cmd, "FILE", o->file);
     CLI::Option* curve =
         cmd->add_option("--curve", o->globs,
                         "Only curves whose path matches GLOB (* within a dotted component, ** "

@@ -105,11 +105,8 @@ int run_export(const export_cli_options& o) {
         std::cerr << "inputanim: " << printable(o.input) << ": " << r.error.message() << '\n';
         return exit_unreadable;
     }
-    if (r.error) return output_failed(out.failure(r.error));
-    if (const std::optional<output_failure> failure = out.commit()) {
-        return output_failed(*failure);
-    }
-    return o.output == "-" ? finish_stdout(exit_valid) : exit_valid;
+    if (const std::optional<int> failed = commit_output(out, r.error)) return *failed;
+    return finish_output(o.output);
 }
 
 }  // namespace
@@ -119,11 +116,7 @@ command add_export_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "export",
         "Write a recording as glTF 2.0 (.glb, .gltf) or as a Unity AnimationClip (.anim)");
-    cmd->add_option("IN", o->input,
-                    "The recording (.bin, or gzip-compressed: .bin.gz; ARCHIVE/MEMBER for a member "
-                    "of a tar or "
-                    "zip; - for standard input)")
-        ->required();
+    add_recording_argument(*cmd, "IN", o->input);
     cmd->add_option("OUT", o->output,
                     "The file to write (replaced only once complete; - for standard output); "
                     "its extension names the format unless --format does")

@@ -61,10 +61,7 @@ int write_one(const generate_options& o, const std::string& path) {
     if (const std::optional<output_failure> failure = out.open(path)) {
         return output_failed(*failure);
     }
-    if (const std::error_code ec = generate_to(o, out)) return output_failed(out.failure(ec));
-    if (const std::optional<output_failure> failure = out.commit()) {
-        return output_failed(*failure);
-    }
+    if (const std::optional<int> failed = commit_output(out, generate_to(o, out))) return *failed;
     return exit_valid;
 }
 

@@ -124,6 +124,14 @@ CLI::Option* add_event_kind_option(CLI::App& cmd, std::optional<event_kind>& val
         "Instead of the metrics, a table of one kind of event per file");
 }
 
+CLI::Option* add_recording_argument(CLI::App& cmd, const std::string& name, std::string& value) {
+    return cmd
+        .add_option(name, value,
+                    "The recording (.bin, or gzip-compressed: .bin.gz; ARCHIVE/MEMBER for a member "
+                    "of a tar or zip; - for standard input)")
+        ->required();
+}
+
 CLI::Option* add_max_bytes_option(CLI::App& cmd, std::uint64_t& max_bytes) {
     return cmd
         .add_option("--max-bytes", max_bytes,

@@ -53,6 +53,9 @@ CLI::Option* add_layout_option(CLI::App& cmd, std::optional<layout>& value,
 CLI::Option* add_layout_option(CLI::App& cmd, layout& value, const std::string& description);
 // --events NAME (tracking, pinch, fixations or saccades) of `metrics`. Empty `value`: not given.
 CLI::Option* add_event_kind_option(CLI::App& cmd, std::optional<event_kind>& value);
+// The recording a command reads, its required positional argument `name` (IN, FILE): a file,
+// gzip-compressed or not, a member of a tar or zip, or standard input.
+CLI::Option* add_recording_argument(CLI::App& cmd, const std::string& name, std::string& value);
 // --max-bytes of the commands that hold a recording whole (dump, sample, metrics): the largest
 // recording accepted, to which a gzip file or standard input is read into memory.
 CLI::Option* add_max_bytes_option(CLI::App& cmd, std::uint64_t& max_bytes);

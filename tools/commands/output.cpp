@@ -65,6 +65,18 @@ int output_failed(const output_failure& failure) {
     return failure.refused ? exit_usage : exit_unreadable;
 }
 
+std::optional<int> commit_output(output_file& out, const std::error_code& written) {
+    if (written) return output_failed(out.failure(written));
+    if (const std::optional<output_failure> failure = out.commit()) {
+        return output_failed(*failure);
+    }
+    return std::nullopt;
+}
+
+int finish_output(std::string_view name) {
+    return name == "-" ? finish_stdout(exit_valid) : exit_valid;
+}
+
 void hold_standard_descriptors() noexcept {
     for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
         if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;

@@ -1,8 +1,10 @@
 // Where every command's output goes, and how its failure is said: exit 3 with the reason.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 #include "exit_status.hpp"
 #include "os/output_file.hpp"
@@ -50,6 +52,14 @@ int write_failed(std::string_view name, int error_number);
 // "inputanim: MESSAGE" on stderr for an output that is not written; returns exit_usage when it
 // was refused, else exit_unreadable.
 int output_failed(const records::output_failure& failure);
+
+// Commits `out` once its writer is done (`written`: the writer's failure, if any): none when the
+// output is in place, else the status of its failure, said as output_failed says it.
+std::optional<int> commit_output(records::output_file& out, const std::error_code& written = {});
+
+// The status of a command that committed its output `name`: exit_valid, or for standard output
+// (`-`) finish_stdout's.
+int finish_output(std::string_view name);
 
 // Keeps descriptors 0, 1 and 2 taken: one that is closed when the program starts is opened on
 // /dev/null for reading, so that a file the program opens later never becomes its standard

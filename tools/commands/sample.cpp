@@ -178,11 +178,7 @@ command add_sample_command(CLI::App& app) {
     auto o = std::make_shared<sample_options>();
     CLI::App* cmd = app.add_subcommand(
         "sample", "Evaluate curves at a fixed rate, as MRTK playback does (CSV or JSON)");
-    cmd->add_option("FILE", o->file,
-                    "The recording (.bin, or gzip-compressed: .bin.gz; ARCHIVE/MEMBER for a member "
-                    "of a tar or "
-                    "zip; - for standard input)")
-        ->required();
+    add_recording_argument(*cmd, "FILE", o->file);
     add_rate_option(*cmd, o->rate,
                     "Grid points per second (points that round to the same float32 time are "
                     "one row)")

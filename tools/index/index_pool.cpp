@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "inputanim/archive.hpp"
+#include "inputanim/detail/codes.hpp"
 #include "inputanim/loaded.hpp"
 
 #include "os/ceilings.hpp"
@@ -154,30 +155,22 @@ bool read_small(file_result& r, const input& file, std::uint64_t size,
     return true;
 }
 
-class not_measured_category_impl final : public std::error_category {
-  public:
-    const char* name() const noexcept override { return "inputanim.index"; }
-    std::string message(int value) const override {
-        switch (value) {
-            case static_cast<int>(not_measured::none):
-                return "no error";
-            case static_cast<int>(not_measured::read_once):
-                return "standard input is read once, by the validation; measure it with inputanim "
-                       "metrics";
-            case static_cast<int>(not_measured::not_held):
-                return "a member inflated as it was checked (gzip, or past 64 MiB in a compressed "
-                       "archive) is not held to be measured; measure it with inputanim metrics "
-                       "ARCHIVE/MEMBER";
-            default:
-                return "unknown error";
-        }
-    }
+constexpr inputanim::detail::code_row<not_measured> not_measured_rows[] = {
+    {not_measured::none, "none", "no error"},
+    {not_measured::read_once, "read_once",
+     "standard input is read once, by the validation; measure it with inputanim metrics"},
+    {not_measured::not_held, "not_held",
+     "a member inflated as it was checked (gzip, or past 64 MiB in a compressed archive) is not "
+     "held to be measured; measure it with inputanim metrics ARCHIVE/MEMBER"},
 };
+constexpr inputanim::detail::code_table<not_measured> not_measured_codes{not_measured_rows,
+                                                                         "unknown error"};
 
 }  // namespace
 
 const std::error_category& not_measured_category() noexcept {
-    static const not_measured_category_impl category;
+    static const inputanim::detail::code_category<not_measured> category("inputanim.index",
+                                                                         not_measured_codes);
     return category;
 }
 
