@@ -1,5 +1,6 @@
 // A file truncated by someone else while it is mapped: reads inside a guard end with an I/O
-// error and the process lives on; faults outside any guard keep killing the process.
+// error and the process lives on; faults outside any guard keep killing the process. Bytes held
+// with where they live (held_bytes) are read under the guard only when they are a mapping.
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/wait.h>
@@ -361,6 +362,37 @@ TEST(MappedFileGuard, AnEmptyMappingRunsTheFunction) {
     bool ran = false;
     EXPECT_FALSE(m.guard([&] { ran = true; }));
     EXPECT_TRUE(ran);
+}
+
+TEST(MappedFileGuard, HeldBytesAreReadUnderTheGuardOnlyWhenTheyAreAMapping) {
+    const temp_file file(long_recording());
+    const mapped_file m = map(file);
+    const held_bytes mapping = held_bytes::mapping(m.bytes());
+    EXPECT_TRUE(mapping.mapped());
+    EXPECT_EQ(mapping.span().data(), m.bytes().data());
+    EXPECT_EQ(mapping.span().size(), m.bytes().size());
+    file.cut(4096);
+    bool finished = false;
+    EXPECT_EQ(mapping.run([&] {
+        volatile std::byte sink = mapping.span().back();
+        static_cast<void>(sink);
+        finished = true;
+    }),
+              io_error);
+    EXPECT_FALSE(finished);
+
+    // Bytes in memory cannot be cut off: f runs as it is.
+    const bytes copy(8, std::byte{1});
+    const held_bytes memory = held_bytes::in_memory(copy);
+    EXPECT_FALSE(memory.mapped());
+    EXPECT_EQ(memory.span().data(), copy.data());
+    std::byte read{};
+    EXPECT_FALSE(memory.run([&] { read = memory.span()[7]; }));
+    EXPECT_EQ(read, std::byte{1});
+
+    const held_bytes none;
+    EXPECT_TRUE(none.span().empty());
+    EXPECT_FALSE(none.mapped());
 }
 
 #if defined(__SANITIZE_ADDRESS__)

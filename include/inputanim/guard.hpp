@@ -9,6 +9,7 @@
 #include <span>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 
 namespace inputanim {
 
@@ -38,6 +39,43 @@ std::error_code guarded(std::span<const std::byte> region, F&& f) {
         region, [](void* context) { (*static_cast<callable*>(context))(); },
         const_cast<void*>(static_cast<const void*>(std::addressof(f))));
 }
+
+// Bytes a reader is handed, with where they live: in memory, whose reads cannot fail, or in a
+// mapping, which another process may truncate. run() reads them under guarded() only when they are
+// a mapping, so that a holder of bytes says once what they are and no reader chooses the guard.
+class held_bytes {
+  public:
+    // No bytes.
+    held_bytes() noexcept = default;
+    static held_bytes in_memory(std::span<const std::byte> bytes) noexcept {
+        return held_bytes(bytes, false);
+    }
+    static held_bytes mapping(std::span<const std::byte> bytes) noexcept {
+        return held_bytes(bytes, true);
+    }
+
+    std::span<const std::byte> span() const noexcept { return bytes_; }
+    // Whether they are a mapping, whose reads may fail.
+    bool mapped() const noexcept { return mapped_; }
+
+    // Runs f(), which reads span(): under guarded() when it is a mapping (std::errc::io_error when
+    // a page of it vanished, f's results then incomplete), else as it is (no error).
+    template <class F>
+    std::error_code run(F&& f) const {
+        if (!mapped_) {
+            f();
+            return {};
+        }
+        return guarded(bytes_, std::forward<F>(f));
+    }
+
+  private:
+    held_bytes(std::span<const std::byte> bytes, bool mapped) noexcept
+        : bytes_(bytes), mapped_(mapped) {}
+
+    std::span<const std::byte> bytes_;
+    bool mapped_ = false;
+};
 
 namespace detail {
 template <class F>

@@ -54,6 +54,11 @@ class loaded_recording {
     std::span<const std::byte> bytes() const noexcept { return whole_.bytes; }
     // Whether bytes() is a mapping, which another process may truncate: read it through run().
     bool mapped() const noexcept { return whole_.mapped; }
+    // bytes() with where they live, for a reader handed them (it reads them through its run()).
+    held_bytes held() const noexcept {
+        return whole_.mapped ? held_bytes::mapping(whole_.bytes)
+                             : held_bytes::in_memory(whole_.bytes);
+    }
     // The input while bytes() is its mapping; not open otherwise.
     const inputanim::input& input() const noexcept { return in_; }
 
@@ -62,11 +67,7 @@ class loaded_recording {
     // std::errc::io_error instead of a SIGBUS; else as it is.
     template <class F>
     std::error_code run(F&& f) const {
-        if (!whole_.mapped) {
-            f();
-            return {};
-        }
-        return guarded(whole_.bytes, std::forward<F>(f));
+        return held().run(std::forward<F>(f));
     }
 
     // Walks bytes()' structure into recording() and returns its structural error. With

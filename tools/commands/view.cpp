@@ -101,16 +101,16 @@ int run_view(const view_options& o) {
             }
             const std::string url = "/api/recordings/" + std::to_string(site->recordings.size());
             // What can be played: all of it, or what was read before the damage.
-            const std::span<const std::byte> playable = http::playable_bytes(whole);
+            const held_bytes playable = http::playable_bytes(held);
             site->names.push_back(name);
-            site->recordings.push_back(http::prepare_recording(
-                name, playable, whole.mapped, c.rep, c.bytes, c.compressed_bytes, how, o.rate,
-                http::viewer_max_frame_bytes, default_max_rows, url + "/frames",
-                http::playable_note(whole)));
+            site->recordings.push_back(
+                http::prepare_recording(name, playable, c.rep, c.bytes, c.compressed_bytes, how,
+                                        o.rate, http::viewer_max_frame_bytes, default_max_rows,
+                                        url + "/frames", http::playable_note(whole)));
             http::viewer_site::source& kept = site->sources.emplace_back();
             kept.layout = how.layout;
             // The storage moves with its buffer: `playable` still points into it.
-            kept.bytes = playable;
+            kept.bytes = playable.span();
             kept.loaded = std::move(held);
             if (site->recordings.back().frames_refused) {
                 std::cerr << "inputanim view: " << printable(name)

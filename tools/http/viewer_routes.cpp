@@ -125,16 +125,15 @@ std::string measure_problem(const std::error_code& ec, const recording& rec,
     return "no metrics: " + ec.message();
 }
 
-timeline_metrics measure_timeline(const recording& rec, std::span<const std::byte> bytes,
-                                  bool mapped, bool valid, std::uint64_t max_samples) {
+timeline_metrics measure_timeline(const recording& rec, held_bytes bytes, bool valid,
+                                  std::uint64_t max_samples) {
     metrics_options options;
     options.max_samples = max_samples;
     recording_metrics m;
     timeline_events events;
     std::error_code ec;
-    const auto run = [&] { ec = measure(rec, options, m, &events); };
     timeline_metrics out;
-    if (const std::error_code io = mapped ? guarded(bytes, run) : (run(), std::error_code{})) {
+    if (const std::error_code io = bytes.run([&] { ec = measure(rec, options, m, &events); })) {
         out.note = "no metrics: the file could not be read: " + io.message();
         return out;
     }
@@ -168,8 +167,10 @@ timeline_metrics measure_timeline(const recording& rec, std::span<const std::byt
 
 }  // namespace
 
-std::span<const std::byte> playable_bytes(const whole_input& whole) {
-    return whole.invalid ? whole.read_before : whole.bytes;
+held_bytes playable_bytes(const loaded_recording& loaded) {
+    const whole_input& whole = loaded.whole();
+    // What was read before the damage is in the storage.
+    return whole.invalid ? held_bytes::in_memory(whole.read_before) : loaded.held();
 }
 
 std::string playable_note(const whole_input& whole) {
@@ -184,17 +185,20 @@ std::string playable_note(const whole_input& whole) {
            " recording bytes inflated before it play";
 }
 
-viewer_recording prepare_recording(std::string_view name, std::span<const std::byte> bytes,
-                                   bool mapped, const report& rep, std::uint64_t file_bytes,
+viewer_recording prepare_recording(std::string_view name, held_bytes held, const report& rep,
+                                   std::uint64_t file_bytes,
                                    std::optional<std::uint64_t> compressed_bytes,
                                    const validate_options& how, double rate,
                                    std::uint64_t max_frame_bytes, std::uint64_t max_samples,
                                    std::string_view frames_url, std::string_view note) {
     viewer_recording out;
+    const std::span<const std::byte> bytes = held.span();
+    const bool mapped = held.mapped();
     recording rec;
     error structural;
-    const auto open = [&] { structural = rec.open(bytes, {how.layout, how.limits}); };
-    const std::error_code io = mapped ? guarded(bytes, open) : (open(), std::error_code{});
+    const std::error_code io = held.run([&] {
+        structural = rec.open(bytes, {how.layout, how.limits});
+    });
 
     nlohmann::json curves = nlohmann::json::array();
     nlohmann::json keys = nlohmann::json::array();
@@ -217,7 +221,7 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
         }
         // Markers are only walked in a file whose structure is whole.
         if (!structural) {
-            const std::error_code marker_io = guarded(bytes, [&] {
+            const std::error_code marker_io = held.run([&] {
                 for (const marker_view& m : rec.markers()) {
                     markers.push_back({{"time", json_number(m.time)}, {"name", m.name}});
                 }
@@ -245,7 +249,7 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
     std::error_code sample_io;
     if (mapped && rows > 0) {
         out.frames.resize(rows * columns * 4);
-        sample_io = guarded(bytes, [&] { sample_into(out.frames.data()); });
+        sample_io = held.run([&] { sample_into(out.frames.data()); });
         if (sample_io) out.frames.clear();
     }
 
@@ -292,7 +296,7 @@ viewer_recording prepare_recording(std::string_view name, std::span<const std::b
         measured.note =
             "no metrics: the structure breaks at byte " + std::to_string(structural.offset);
     } else {
-        measured = measure_timeline(rec, bytes, mapped, rep.valid(), max_samples);
+        measured = measure_timeline(rec, held, rep.valid(), max_samples);
     }
     nlohmann::json description = {
         {"name", name},
@@ -474,18 +478,18 @@ response viewer_upload(std::string_view name, std::span<const std::byte> kept, b
                        const report& rep, std::uint64_t recording_bytes,
                        std::optional<std::uint64_t> compressed_bytes, const validate_options& how) {
     loaded_recording loaded;
-    std::span<const std::byte> bytes = kept;
+    held_bytes bytes = held_bytes::in_memory(kept);
     std::string note;
     if (gzip) {
         // The front door copies the body into an anonymous in-memory file, which it maps and
-        // inflates as it does a .bin.gz on disk. A stream damaged or cut short gives what was
-        // inflated before the damage (playable_note says so).
-        const whole_input& whole = loaded.load_bytes(kept, how);
-        bytes = playable_bytes(whole);
-        note = playable_note(whole);
+        // inflates (into memory) as it does a .bin.gz on disk. A stream damaged or cut short
+        // gives what was inflated before the damage (playable_note says so).
+        loaded.load_bytes(kept, how);
+        bytes = playable_bytes(loaded);
+        note = playable_note(loaded.whole());
     }
     viewer_recording prepared = prepare_recording(
-        name, bytes, false, rep, recording_bytes, compressed_bytes, how, viewer_default_rate,
+        name, bytes, rep, recording_bytes, compressed_bytes, how, viewer_default_rate,
         viewer_max_upload_frame_bytes, viewer_max_upload_samples, "", note);
     response r;
     // Still the bundle, with the report and the metrics: the page shows them and the reason.
@@ -578,9 +582,10 @@ response viewer_member_upload(std::string_view name, std::string_view member,
     // The archive's copy is in memory, which no other process can cut short: read as bytes in
     // memory (the frames in the answer's bundle).
     viewer_recording prepared = prepare_recording(
-        std::string(name) + "/" + std::string(member), playable_bytes(whole), false, c.rep, c.bytes,
-        c.compressed_bytes, how, viewer_default_rate, viewer_max_upload_frame_bytes,
-        viewer_max_upload_samples, "", playable_note(whole));
+        std::string(name) + "/" + std::string(member),
+        held_bytes::in_memory(playable_bytes(loaded).span()), c.rep, c.bytes, c.compressed_bytes,
+        how, viewer_default_rate, viewer_max_upload_frame_bytes, viewer_max_upload_samples, "",
+        playable_note(whole));
     response r;
     if (prepared.frames_refused) r.status = 422;
     r.body = std::move(prepared.bundle);

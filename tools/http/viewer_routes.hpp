@@ -64,19 +64,21 @@ struct viewer_recording {
 // time to its duration, into at most `max_frame_bytes`. A curve the report names as invalid is left
 // out, and so are the curves after a structural error; what remains still plays. A recording whose
 // structure is whole is also measured (measure(), at most `max_samples` grid samples) for the
-// metrics and the timeline's pinches and fixations. Reads `bytes` under guarded() when `mapped`.
-// `frames_url` is what the description tells the page to fetch the frames from (empty: the frames
-// come in the same response, in `bundle`, for bytes in memory: not `mapped`).
-viewer_recording prepare_recording(std::string_view name, std::span<const std::byte> bytes,
-                                   bool mapped, const report& rep, std::uint64_t file_bytes,
+// metrics and the timeline's pinches and fixations. Reads `bytes` through their run(): a mapping
+// under guarded(), and sampled before the description is written (a page cut off leaves no
+// frames, which it says). `frames_url` is what the description tells the page to fetch the frames
+// from (empty: the frames come in the same response, in `bundle`, for bytes in memory).
+viewer_recording prepare_recording(std::string_view name, held_bytes bytes, const report& rep,
+                                   std::uint64_t file_bytes,
                                    std::optional<std::uint64_t> compressed_bytes,
                                    const validate_options& how, double rate,
                                    std::uint64_t max_frame_bytes, std::uint64_t max_samples,
                                    std::string_view frames_url, std::string_view note = {});
 
-// What of a recording read whole (read_whole) can be played: its bytes, or when they are damaged
-// (a structural error, a gzip stream damaged or cut short) those read before the damage.
-std::span<const std::byte> playable_bytes(const whole_input& whole);
+// What of a recording read whole (loaded_recording::load) can be played: its bytes, or when they
+// are damaged (a structural error, a gzip stream damaged or cut short) those read before the
+// damage, into memory.
+held_bytes playable_bytes(const loaded_recording& loaded);
 // The note the description gives for what playable_bytes left out (empty when nothing was, or
 // when prepare_recording places the break itself: a structural error of the recording).
 std::string playable_note(const whole_input& whole);

@@ -67,20 +67,16 @@ void mark_cut(file_result& r, std::error_code io = std::make_error_code(std::err
     r.failure_code = "io_error";
 }
 
-// Measures the valid recording in `bytes` (under the guard when it is a mapping); a truncated
-// mapping makes the file unreadable.
-void measure_into(file_result& r, std::span<const std::byte> bytes, bool mapped,
-                  const validate_options& how, const metrics_options& metrics) {
+// Measures the valid recording in `bytes`; a truncated mapping makes the file unreadable.
+void measure_into(file_result& r, held_bytes bytes, const validate_options& how,
+                  const metrics_options& metrics) {
     recording rec;
     recording_metrics m;
     std::error_code failure;
-    const auto run = [&] {
-        const error e = rec.open(bytes, read_options{how.layout, how.limits});
-        failure = e ? make_error_code(e.code) : measure(rec, metrics, m);
-    };
-    if (!mapped) {
-        run();
-    } else if (guarded(bytes, run)) {
+    if (bytes.run([&] {
+            const error e = rec.open(bytes.span(), read_options{how.layout, how.limits});
+            failure = e ? make_error_code(e.code) : measure(rec, metrics, m);
+        })) {
         return mark_cut(r);
     }
     if (failure) {
@@ -133,7 +129,7 @@ void index_alone(file_result& r, input& file, const validate_options& how,
         r.metrics_failure = make_error_code(w.invalid.code);
         return;
     }
-    measure_into(r, w.bytes, w.mapped, how, *metrics);
+    measure_into(r, again.held(), how, *metrics);
 }
 
 // The bytes of a regular file read whole into `buffer` (kept from file to file): false, with r
@@ -257,15 +253,15 @@ std::optional<archive_format> archive_of(const input& file, std::span<const std:
 }  // namespace
 
 void index_pool::check_member(file_result& r) const {
-    const std::span<const std::byte> bytes = std::exchange(r.unchecked, {});
+    // In the archive's mapping.
+    const held_bytes member = held_bytes::mapping(std::exchange(r.unchecked, {}));
+    const std::span<const std::byte> bytes = member.span();
     file_check c;
     c.head_size = std::min(c.head.size(), bytes.size());
-    if (const std::error_code io = guarded(bytes,
-                                           [&] {
-                                               std::copy_n(bytes.begin(), c.head_size,
-                                                           c.head.begin());
-                                               c.rep = validate(bytes, how_);
-                                           });
+    if (const std::error_code io = member.run([&] {
+            std::copy_n(bytes.begin(), c.head_size, c.head.begin());
+            c.rep = validate(bytes, how_);
+        });
         io || c.rep.error.code == errc::io_error) {
         mark_cut(r);
     } else if (!found_recording(c)) {
@@ -273,7 +269,7 @@ void index_pool::check_member(file_result& r) const {
     } else {
         r.rep = c.rep;
         r.bytes = bytes.size();
-        if (metrics_ && r.rep.valid()) measure_into(r, bytes, true, how_, *metrics_);
+        if (metrics_ && r.rep.valid()) measure_into(r, member, how_, *metrics_);
     }
     r.holder.reset();
 }
@@ -336,7 +332,7 @@ void index_pool::walk_archive(found_archive& a, std::vector<std::byte>& buffer) 
             r.bytes = c.bytes;
             if (metrics_ && r.rep.valid()) {
                 if (!buffer.empty() && !starts_like_gzip(buffer)) {
-                    measure_into(r, buffer, false, how_, *metrics_);
+                    measure_into(r, held_bytes::in_memory(buffer), how_, *metrics_);
                 } else {
                     // Inflated as it was checked, and not held: measured by `inputanim metrics`.
                     r.metrics_failure = not_measured::not_held;
@@ -378,12 +374,12 @@ void index_pool::index_batch(std::span<file_result* const> batch, std::vector<st
             index_alone(r, file, how_, metrics_);
             continue;
         }
-        std::span<const std::byte> bytes;
+        held_bytes held;
         bool gzip = false;
         if (*size <= read_whole_bytes) {
             if (!read_small(r, file, *size, buffer)) continue;
-            bytes = buffer;
-            gzip = starts_like_gzip(bytes);
+            held = held_bytes::in_memory(buffer);
+            gzip = starts_like_gzip(buffer);
         } else {
             std::error_code io = file.map();
             if (!io) gzip = is_gzip(file, io);
@@ -391,8 +387,9 @@ void index_pool::index_batch(std::span<file_result* const> batch, std::vector<st
                 mark_cut(r, io);
                 continue;
             }
-            bytes = file.mapped();
+            held = held_bytes::mapping(file.mapped());
         }
+        const std::span<const std::byte> bytes = held.span();
         if (archives_.open) {
             // The first bytes of the content, inflated when it is gzip.
             std::array<std::byte, recording_head_size> head{};
@@ -403,11 +400,7 @@ void index_pool::index_batch(std::span<file_result* const> batch, std::vector<st
                 if (!io) n = recording_head(file, head, io);
             } else if (!bytes.empty()) {
                 n = std::min(head.size(), bytes.size());
-                if (file.is_mapped()) {
-                    io = guarded(bytes, [&] { std::copy_n(bytes.begin(), n, head.begin()); });
-                } else {
-                    std::copy_n(bytes.begin(), n, head.begin());
-                }
+                io = held.run([&] { std::copy_n(bytes.begin(), n, head.begin()); });
             }
             std::optional<archive_format> format;
             if (!io) format = archive_of(file, {head.data(), n}, io);
@@ -437,22 +430,17 @@ void index_pool::index_batch(std::span<file_result* const> batch, std::vector<st
             index_alone(r, file, how_, metrics_);
             continue;
         }
-        const bool is_mapping = file.is_mapped();
         bool looks = true;
-        const auto look = [&] { looks = starts_like_recording(bytes) || is_2019_recording(bytes); };
-        if (!r.named) {
-            if (!is_mapping) {
-                look();
-            } else if (guarded(bytes, look)) {
-                mark_cut(r);
-                continue;
-            }
+        if (!r.named &&
+            held.run([&] { looks = starts_like_recording(bytes) || is_2019_recording(bytes); })) {
+            mark_cut(r);
+            continue;
         }
         if (!looks) {
             r.outcome = file_outcome::not_recording;
             continue;
         }
-        if (is_mapping && how_.level == level::structure) {
+        if (held.mapped() && how_.level == level::structure) {
             // A large file alone: validate_input reads its structure by pread, where the batch
             // would fault in a page of the mapping per curve.
             const file_check c = validate_input(file, how_);
@@ -461,13 +449,13 @@ void index_pool::index_batch(std::span<file_result* const> batch, std::vector<st
                 continue;
             }
             r.rep = c.rep;
-            if (metrics_ && r.rep.valid()) measure_into(r, bytes, true, how_, *metrics_);
+            if (metrics_ && r.rep.valid()) measure_into(r, held, how_, *metrics_);
             continue;
         }
-        if (!is_mapping) {
+        if (!held.mapped()) {
             // Just read, so in the caches: nothing for the batch's walk to overlap.
             r.rep = validate(bytes, how_);
-            if (metrics_ && r.rep.valid()) measure_into(r, bytes, false, how_, *metrics_);
+            if (metrics_ && r.rep.valid()) measure_into(r, held, how_, *metrics_);
             continue;
         }
         inputs[n] = bytes;
@@ -480,8 +468,10 @@ void index_pool::index_batch(std::span<file_result* const> batch, std::vector<st
             continue;
         }
         targets[k]->rep = reports[k];
-        if (metrics_ && reports[k].valid())
-            measure_into(*targets[k], inputs[k], true, how_, *metrics_);
+        // The batch holds only mappings.
+        if (metrics_ && reports[k].valid()) {
+            measure_into(*targets[k], held_bytes::mapping(inputs[k]), how_, *metrics_);
+        }
     }
 }
 

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "inputanim/archive.hpp"
+
 namespace inputanim::records {
 
 // What a column holds, which decides its type in a frame.
@@ -35,73 +37,117 @@ struct index_column {
     column_type type;
 };
 
+// What a row is made from (make_row).
+struct row_source {
+    std::string_view path;
+    // The fields the file's check gave: report_json's (with index --metrics, "metrics" and
+    // "metrics_error" as the run adds them), or those of a file that could not be read ("valid",
+    // "error", "checked_with"). An object; the row takes its fields out.
+    nlohmann::json report = nlohmann::json::object();
+    // A member of an archive: the archive's name and the member. An archive whose walk stopped:
+    // its name, no member. A file: neither.
+    std::string_view archive;
+    const archive_member* member = nullptr;
+    // The row's ordinal in an archive: the member's, or the place of the entry a stopped walk
+    // could not read.
+    std::int64_t ordinal = -1;
+};
+
+// Where a field of a row comes from: puts the field `name` of the row made from `from` into
+// `fields`, or leaves the row without it.
+using row_field = void (*)(row_source& from, std::string_view name,
+                           nlohmann::json::object_t& fields);
+
+namespace detail {
+// The field of that name of the report, when it has one.
+void from_report(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+// The path; its bytes as hex (hex_bytes) when it is not UTF-8.
+void path_text(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+void path_hex(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+// A member's, or a stopped walk's: the archive's name (the hex of a member's archive that is not
+// UTF-8: a stopped walk's row has it as path_bytes).
+void archive_text(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+void archive_hex(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+// The member's name (null in a stopped walk's row), and its hex when it is not UTF-8.
+void member_text(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+void member_hex(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+// A member's or a stopped walk's ordinal.
+void ordinal(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+// A member's: where its bytes lie in the archive when it holds them as they are (else null), and
+// its size as the archive says.
+void member_offset(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+void member_size(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+}  // namespace detail
+
 // One column of the index, where it is: a field of a row (`index --jsonl`, the Python frame) of
-// type `json`, a column of the database's table recordings declared as `sql` (after its name),
-// or both. `since`: the schema that added it (2: the first kept, 3: the metrics, 4: the
-// archives); a database of an older one lacks it, and the table's text aligns the names of the
-// columns each schema added.
+// type `json`, whose value `field` gives, a column of the database's table recordings declared as
+// `sql` (after its name), or both. `since`: the schema that added it (2: the first kept, 3: the
+// metrics, 4: the archives); a database of an older one lacks it, and the table's text aligns the
+// names of the columns each schema added.
 struct index_table_column {
     std::string_view name;
     std::optional<column_type> json;
+    row_field field;
     std::string_view sql;
     int since = 2;
 };
 
 // Every column of the index, once, in the order of both the row's fields and the table's
-// columns: index_columns (the Python frame's), the table's CREATE text, its upsert and the
-// upsert's parameters (sqlite_store.cpp) are made from it. A row of an unreadable file has only
-// path (path_bytes), valid, error and checked_with; the others are absent from its line and null
-// in the frame. The member fields (docs/ARCHIVES.md) are those of a member of an archive, and
-// archive and member_ordinal those of an archive whose walk stopped; a file's row has none of
-// them. The table keeps the error's fields and the metrics a column each, the stamp (size, mtime,
-// inode) the skip check compares, the row's line (report) and when it was written (indexed_at).
+// columns: index_columns (the Python frame's), a row's fields (make_row, each from its column's
+// source), the table's CREATE text, its upsert and the upsert's parameters (sqlite_store.cpp) are
+// made from it. A row of an unreadable file has only path (path_bytes), valid, error and
+// checked_with; the others are absent from its line and null in the frame. The member fields
+// (docs/ARCHIVES.md) are those of a member of an archive, and archive, member (null) and
+// member_ordinal those of an archive whose walk stopped; a file's row has none of them. The table
+// keeps the error's fields and the metrics a column each, the stamp (size, mtime, inode) the skip
+// check compares, the row's line (report) and when it was written (indexed_at).
 inline constexpr auto index_table = std::to_array<index_table_column>({
-    {"path", column_type::text, "TEXT NOT NULL"},
-    {"path_bytes", column_type::text, {}},
-    {"valid", column_type::flag, "INTEGER NOT NULL"},
-    {"bytes", column_type::count, "INTEGER"},
-    {"version", column_type::text, "TEXT"},
-    {"layout", column_type::text, "TEXT"},
-    {"has_camera", column_type::optional_flag, "INTEGER"},
-    {"has_hands", column_type::optional_flag, "INTEGER"},
-    {"has_gaze", column_type::optional_flag, "INTEGER"},
-    {"curves", column_type::count, "INTEGER"},
-    {"keyframes", column_type::count, "INTEGER"},
-    {"markers", column_type::count, "INTEGER"},
-    {"start", column_type::number, "REAL"},
-    {"duration", column_type::number, "REAL"},
-    {"warnings", column_type::object, {}},
-    {"warnings_found", column_type::count, "INTEGER"},
-    {"error", column_type::object, {}},
-    {"error_code", std::nullopt, "TEXT"},
-    {"error_offset", std::nullopt, "INTEGER"},
-    {"error_place", std::nullopt, "TEXT"},
-    {"error_curve", std::nullopt, "TEXT"},
-    {"error_keyframe", std::nullopt, "INTEGER"},
-    {"error_marker", std::nullopt, "INTEGER"},
-    {"error_limit", std::nullopt, "TEXT"},
-    {"error_message", std::nullopt, "TEXT"},
-    {"size", std::nullopt, "INTEGER"},
-    {"mtime", std::nullopt, "INTEGER"},
-    {"inode", std::nullopt, "INTEGER"},
-    {"checked_with", column_type::object, "TEXT NOT NULL"},
-    {"report", std::nullopt, "TEXT NOT NULL"},
-    {"indexed_at", std::nullopt, "INTEGER NOT NULL"},
-    {"left_path_length", std::nullopt, "REAL", 3},
-    {"right_path_length", std::nullopt, "REAL", 3},
-    {"left_pinches", std::nullopt, "INTEGER", 3},
-    {"right_pinches", std::nullopt, "INTEGER", 3},
-    {"left_coverage", std::nullopt, "REAL", 3},
-    {"right_coverage", std::nullopt, "REAL", 3},
-    {"fixations", std::nullopt, "INTEGER", 3},
-    {"mean_fixation_duration", std::nullopt, "REAL", 3},
-    {"archive", column_type::text, "TEXT", 4},
-    {"archive_bytes", column_type::text, {}, 4},
-    {"member", column_type::text, "TEXT", 4},
-    {"member_bytes", column_type::text, {}, 4},
-    {"member_ordinal", column_type::count, "INTEGER NOT NULL DEFAULT -1", 4},
-    {"member_offset", column_type::count, "INTEGER", 4},
-    {"member_size", column_type::count, "INTEGER", 4},
+    {"path", column_type::text, detail::path_text, "TEXT NOT NULL"},
+    {"path_bytes", column_type::text, detail::path_hex, {}},
+    {"valid", column_type::flag, detail::from_report, "INTEGER NOT NULL"},
+    {"bytes", column_type::count, detail::from_report, "INTEGER"},
+    {"version", column_type::text, detail::from_report, "TEXT"},
+    {"layout", column_type::text, detail::from_report, "TEXT"},
+    {"has_camera", column_type::optional_flag, detail::from_report, "INTEGER"},
+    {"has_hands", column_type::optional_flag, detail::from_report, "INTEGER"},
+    {"has_gaze", column_type::optional_flag, detail::from_report, "INTEGER"},
+    {"curves", column_type::count, detail::from_report, "INTEGER"},
+    {"keyframes", column_type::count, detail::from_report, "INTEGER"},
+    {"markers", column_type::count, detail::from_report, "INTEGER"},
+    {"start", column_type::number, detail::from_report, "REAL"},
+    {"duration", column_type::number, detail::from_report, "REAL"},
+    {"warnings", column_type::object, detail::from_report, {}},
+    {"warnings_found", column_type::count, detail::from_report, "INTEGER"},
+    {"error", column_type::object, detail::from_report, {}},
+    {"error_code", std::nullopt, nullptr, "TEXT"},
+    {"error_offset", std::nullopt, nullptr, "INTEGER"},
+    {"error_place", std::nullopt, nullptr, "TEXT"},
+    {"error_curve", std::nullopt, nullptr, "TEXT"},
+    {"error_keyframe", std::nullopt, nullptr, "INTEGER"},
+    {"error_marker", std::nullopt, nullptr, "INTEGER"},
+    {"error_limit", std::nullopt, nullptr, "TEXT"},
+    {"error_message", std::nullopt, nullptr, "TEXT"},
+    {"size", std::nullopt, nullptr, "INTEGER"},
+    {"mtime", std::nullopt, nullptr, "INTEGER"},
+    {"inode", std::nullopt, nullptr, "INTEGER"},
+    {"checked_with", column_type::object, detail::from_report, "TEXT NOT NULL"},
+    {"report", std::nullopt, nullptr, "TEXT NOT NULL"},
+    {"indexed_at", std::nullopt, nullptr, "INTEGER NOT NULL"},
+    {"left_path_length", std::nullopt, nullptr, "REAL", 3},
+    {"right_path_length", std::nullopt, nullptr, "REAL", 3},
+    {"left_pinches", std::nullopt, nullptr, "INTEGER", 3},
+    {"right_pinches", std::nullopt, nullptr, "INTEGER", 3},
+    {"left_coverage", std::nullopt, nullptr, "REAL", 3},
+    {"right_coverage", std::nullopt, nullptr, "REAL", 3},
+    {"fixations", std::nullopt, nullptr, "INTEGER", 3},
+    {"mean_fixation_duration", std::nullopt, nullptr, "REAL", 3},
+    {"archive", column_type::text, detail::archive_text, "TEXT", 4},
+    {"archive_bytes", column_type::text, detail::archive_hex, {}, 4},
+    {"member", column_type::text, detail::member_text, "TEXT", 4},
+    {"member_bytes", column_type::text, detail::member_hex, {}, 4},
+    {"member_ordinal", column_type::count, detail::ordinal, "INTEGER NOT NULL DEFAULT -1", 4},
+    {"member_offset", column_type::count, detail::member_offset, "INTEGER", 4},
+    {"member_size", column_type::count, detail::member_size, "INTEGER", 4},
 });
 
 namespace detail {
@@ -158,5 +204,10 @@ class index_row {
     nlohmann::json fields_;
     mutable std::optional<std::string> text_;
 };
+
+// The row made from `from`: the fields of index_columns, each from its column's source in the
+// table's order, then those of metrics_columns from the report. Nothing else of the report is
+// taken.
+index_row make_row(row_source from);
 
 }  // namespace inputanim::records

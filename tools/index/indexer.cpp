@@ -287,30 +287,23 @@ void indexer::take(file_result& r) {
 }
 
 void indexer::take_row(file_result& r) {
-    nlohmann::json fields;
-    // An archive's own row (its walk stopped) counts as no recording.
-    const bool archives_own = !r.archive.empty() && !r.member;
+    row_source from{.path = r.path,
+                    .archive = r.archive,
+                    .member = r.member ? &*r.member : nullptr,
+                    .ordinal = r.ordinal};
     if (r.outcome == file_outcome::unreadable) {
         ++totals_.unreadable;
-        fields = {{"valid", false},
-                  {"error", {{"code", r.failure_code}, {"message", r.failure.message()}}},
-                  {"checked_with", checked_with_}};
+        from.report = {{"valid", false},
+                       {"error", {{"code", r.failure_code}, {"message", r.failure.message()}}},
+                       {"checked_with", checked_with_}};
     } else {
-        if (!archives_own) ++totals_.recordings;
+        // An archive's own row (its walk stopped) counts as no recording.
+        if (r.archive.empty() || r.member) ++totals_.recordings;
         if (!r.rep.valid()) ++totals_.invalid;
-        fields = report_json(r.rep, plan_.how, r.bytes);
-        if (plan_.metrics) add_metrics(fields, r);
+        from.report = report_json(r.rep, plan_.how, r.bytes);
+        if (plan_.metrics) add_metrics(from.report, r);
     }
-    if (r.member) {
-        add_member(fields, r.archive, *r.member);
-    } else if (archives_own) {
-        // Where its walk stopped.
-        fields["archive"] = r.archive;
-        fields["member"] = nullptr;
-        fields["member_ordinal"] = r.ordinal;
-    }
-    add_path(fields, r.path);
-    index_row row(r.path, std::move(fields));
+    index_row row = make_row(std::move(from));
     // The database's line is made before the observer takes the row (the command's --jsonl then
     // writes the same text, made once).
     const std::string line = store_ ? row.json_text() : std::string();
