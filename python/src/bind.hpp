@@ -1,0 +1,14 @@
+// The parts of inputanim._core, one per concern: each binds its names into the module, and
+// module.cpp calls them in turn.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace inputanim::python {
+
+namespace py = pybind11;
+
+// upload_limits, check_limits, MAX_THREADS and DEFAULT_MAX_ROWS (values.cpp).
+void bind_limits(py::module_& m);
+
+}  // namespace inputanim::python
