@@ -8,6 +8,9 @@ namespace inputanim::python {
 
 namespace py = pybind11;
 
+// validate_name and validate_buffer (validate.cpp).
+void bind_validate(py::module_& m);
+
 // upload_limits, check_limits, MAX_THREADS and DEFAULT_MAX_ROWS (values.cpp).
 void bind_limits(py::module_& m);
 
