@@ -14,4 +14,7 @@ void bind_validate(py::module_& m);
 // upload_limits, check_limits, MAX_THREADS and DEFAULT_MAX_ROWS (values.cpp).
 void bind_limits(py::module_& m);
 
+// event_columns (events.cpp).
+void bind_events(py::module_& m);
+
 }  // namespace inputanim::python

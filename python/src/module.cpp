@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "bind.hpp"
+#include "events.hpp"
 #include "index/index_row.hpp"
 #include "index/indexer.hpp"
 #include "inputanim/detail/number_text.hpp"
@@ -52,133 +53,6 @@ namespace py = pybind11;
 namespace inputanim::python {
 
 namespace {
-
-// A vector handed to numpy without a copy: the array owns it (through a capsule).
-template <class T>
-py::array_t<T> array_of(std::vector<T>&& v) {
-    auto* owned = new std::vector<T>(std::move(v));
-    py::capsule keep(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
-    return py::array_t<T>(static_cast<py::ssize_t>(owned->size()), owned->data(), keep);
-}
-
-// The events of one kind as columns, filled as measure() sends them: a number per event and
-// column, no Python object, so that a frame of a million events costs its arrays. A hand's events
-// are kept per hand and joined left first, the table's order (each hand's come in time order).
-// Times and vectors are the doubles of the command's JSON (json_number), so the values are those
-// `metrics --events` prints.
-class event_columns final : public metrics_sink {
-  public:
-    explicit event_columns(event_kind kind) noexcept : kind_(kind) {}
-
-    void tracked(side s, const grid_interval& g) override {
-        if (kind_ == event_kind::tracking) hand_event(s, 0, g);
-    }
-    void gap(side s, const grid_interval& g) override {
-        if (kind_ == event_kind::tracking) hand_event(s, 1, g);
-    }
-    void pinch(side s, const grid_interval& g) override {
-        if (kind_ == event_kind::pinch) hand_event(s, 0, g);
-    }
-    void fixation(const inputanim::fixation& f) override {
-        if (kind_ != event_kind::fixations) return;
-        when_.add(f.when);
-        const std::array<float, 6> v = {f.direction.x, f.direction.y, f.direction.z,
-                                        f.origin.x,    f.origin.y,    f.origin.z};
-        for (std::size_t i = 0; i < v.size(); ++i)
-            vectors_[i].push_back(records::json_number(v[i]));
-    }
-    void saccade(const inputanim::saccade& s) override {
-        if (kind_ != event_kind::saccades) return;
-        when_.add(s.when);
-        amplitude_.push_back(s.amplitude);
-    }
-
-    // The columns, named and ordered as the command's header (event_header): "hand" holds 0 for
-    // left and 1 for right, "event" 0 for tracked and 1 for gap. Leaves the columns empty.
-    py::dict take() {
-        if (is_hand_event(kind_)) join_hands();
-        py::dict columns;
-        for (const auto& [name, value] : records::event_header(kind_)) {
-            if (value.is_array()) {
-                const std::size_t first = name == "direction" ? 0 : 3;
-                for (std::size_t axis = 0; axis < 3; ++axis) {
-                    columns[text(name + "_" + "xyz"[axis])] =
-                        array_of(std::move(vectors_[first + axis]));
-                }
-            } else {
-                columns[text(name)] = column(name);
-            }
-        }
-        return columns;
-    }
-
-  private:
-    struct intervals {
-        std::vector<double> start;
-        std::vector<double> end;
-        std::vector<double> duration;
-        std::vector<std::int64_t> start_sample;
-        std::vector<std::int64_t> end_sample;
-
-        void add(const grid_interval& g) {
-            start.push_back(records::json_number(g.start));
-            end.push_back(records::json_number(g.end));
-            duration.push_back(g.duration);
-            start_sample.push_back(static_cast<std::int64_t>(g.start_sample));
-            end_sample.push_back(static_cast<std::int64_t>(g.end_sample));
-        }
-    };
-    struct hand_rows {
-        std::vector<std::uint8_t> event;
-        intervals when;
-    };
-
-    void hand_event(side s, std::uint8_t event, const grid_interval& g) {
-        hand_rows& h = hands_[s == side::left ? 0 : 1];
-        h.event.push_back(event);
-        h.when.add(g);
-    }
-
-    // The left hand's rows, then the right's, into hand_, event_ and when_.
-    void join_hands() {
-        const auto joined = [](auto& left, auto& right) {
-            left.insert(left.end(), right.begin(), right.end());
-            right = {};
-            return std::move(left);
-        };
-        hand_rows& l = hands_[0];
-        hand_rows& r = hands_[1];
-        hand_.assign(l.event.size(), 0);
-        hand_.resize(l.event.size() + r.event.size(), 1);
-        event_ = joined(l.event, r.event);
-        when_.start = joined(l.when.start, r.when.start);
-        when_.end = joined(l.when.end, r.when.end);
-        when_.duration = joined(l.when.duration, r.when.duration);
-        when_.start_sample = joined(l.when.start_sample, r.when.start_sample);
-        when_.end_sample = joined(l.when.end_sample, r.when.end_sample);
-    }
-
-    py::object column(const std::string& name) {
-        if (name == "hand") return array_of(std::move(hand_));
-        if (name == "event") return array_of(std::move(event_));
-        if (name == "start") return array_of(std::move(when_.start));
-        if (name == "end") return array_of(std::move(when_.end));
-        if (name == "duration") return array_of(std::move(when_.duration));
-        if (name == "start_sample") return array_of(std::move(when_.start_sample));
-        if (name == "end_sample") return array_of(std::move(when_.end_sample));
-        if (name == "amplitude") return array_of(std::move(amplitude_));
-        throw std::logic_error("no event column " + name);
-    }
-
-    event_kind kind_;
-    std::array<hand_rows, 2> hands_;
-    std::vector<std::uint8_t> hand_;
-    std::vector<std::uint8_t> event_;
-    intervals when_;
-    // Direction x, y, z, then origin x, y, z.
-    std::array<std::vector<double>, 6> vectors_;
-    std::vector<double> amplitude_;
-};
 
 // A curve of an open recording: its numbers as views over the bytes.
 class curve {
@@ -865,16 +739,6 @@ PYBIND11_MODULE(_core, m) {
     };
     m.attr("INDEX_COLUMNS") = column_list(records::index_columns);
     m.attr("METRICS_COLUMNS") = column_list(records::metrics_columns);
-    m.def(
-        "event_columns",
-        [](const std::string& kind) {
-            py::list columns;
-            for (const auto& [name, value] : records::event_header(event_kind_named(kind))) {
-                columns.append(py::make_tuple(text(name), value.is_array()));
-            }
-            return columns;
-        },
-        py::arg("kind"));
     m.def("curve_paths", [] {
         py::list l;
         for (std::size_t i = 0; i < curve_id_count; ++i) l.append(text(curve_path(curve_id(i))));
@@ -883,4 +747,5 @@ PYBIND11_MODULE(_core, m) {
 
     bind_validate(m);
     bind_limits(m);
+    bind_events(m);
 }
