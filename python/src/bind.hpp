@@ -8,6 +8,9 @@ namespace inputanim::python {
 
 namespace py = pybind11;
 
+// Curve, Recording and curve_paths (recording.cpp).
+void bind_recording(py::module_& m);
+
 // validate_name and validate_buffer (validate.cpp).
 void bind_validate(py::module_& m);
 
