@@ -14,6 +14,10 @@ void bind_recording(py::module_& m);
 // validate_name and validate_buffer (validate.cpp).
 void bind_validate(py::module_& m);
 
+// DatabaseError, list_files, index_paths, index_files, merge_index, output_is_input and the
+// frame's columns, INDEX_COLUMNS and METRICS_COLUMNS (index.cpp).
+void bind_index(py::module_& m);
+
 // upload_limits, check_limits, MAX_THREADS and DEFAULT_MAX_ROWS (values.cpp).
 void bind_limits(py::module_& m);
 
