@@ -11,6 +11,9 @@ namespace py = pybind11;
 // Curve, Recording and curve_paths (recording.cpp).
 void bind_recording(py::module_& m);
 
+// open, open_buffer, open_member and members (open.cpp).
+void bind_open(py::module_& m);
+
 // validate_name and validate_buffer (validate.cpp).
 void bind_validate(py::module_& m);
 
