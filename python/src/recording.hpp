@@ -23,7 +23,6 @@ class open_recording {
   public:
     explicit open_recording(std::shared_ptr<source> src);
 
-    const source& src() const { return *src_; }
     const recording& rec() const { return src_->loaded.recording(); }
     py::object buffer() const { return buffer_; }
     bool mapped() const { return src_->shared(); }
