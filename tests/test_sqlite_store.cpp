@@ -346,7 +346,8 @@ TEST_F(SqliteStore, EveryColumnOfEachKindOfRowHoldsItsValueOrNull) {
     locked.stamp = file_stamp{1, 2, 3};
     locked.metrics.emplace();
     locked.metrics->gaze.emplace();
-    // Measured: the left hand and gaze with fixations; the right hand and gaze without any.
+    // Measured: the left hand and gaze with fixations; the right hand and gaze without any (no
+    // mean duration).
     file_result left = measured("takes/left.bin", file_bytes, 0, {1.5, 3, 0.75});
     left.metrics->gaze->fixations = 7;
     left.metrics->gaze->mean_fixation_duration = 0.25;

@@ -126,7 +126,7 @@ const recording_metrics* metrics_of(const store_source& from) {
     return summary_of(from) && from.result.metrics ? &*from.result.metrics : nullptr;
 }
 
-// The metrics of the hand `hand` (0 left, 1 right), when it was tracked.
+// The metrics of the hand `hand` (0 left, 1 right), when the file has its tracked curve with keys.
 const hand_metrics* hand_of(const store_source& from, std::size_t hand) {
     const recording_metrics* m = metrics_of(from);
     return m && m->hands[hand] ? &*m->hands[hand] : nullptr;
