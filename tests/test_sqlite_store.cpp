@@ -1,8 +1,9 @@
 // The index database (tools/index/sqlite_store.hpp), called directly: rows written to a
 // temporary database and read back with SQLite. What a new database's tables are (their text is
 // what older databases are migrated to, byte for byte), what a recording's, an unreadable file's
-// and an archive member's row holds, and how a row is replaced, found and removed. The command's
-// tests (test_cli_index*) run `inputanim index --sqlite` over real folders.
+// and an archive member's row holds (every column of each kind of row, the values index_table's
+// sources give), and how a row is replaced, found and removed. The command's tests
+// (test_cli_index*) run `inputanim index --sqlite` over real folders.
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -12,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "index/index_row.hpp"
 #include "index/sqlite_store.hpp"
 #include "inputanim/inputanim.hpp"
 #include "report/report_json.hpp"
@@ -83,6 +85,66 @@ file_result recording_result(const std::string& path, const bytes& file) {
     r.rep = validate(view(file));
     r.bytes = file.size();
     r.stamp = file_stamp{file.size(), 1'600'000'000'000'000'000, 42};
+    return r;
+}
+
+// Every column of table recordings, NULL: a row's columns before those its kind has are set.
+nlohmann::json null_columns() {
+    nlohmann::json row = nlohmann::json::object();
+    for (const index_table_column& c : index_table) {
+        if (!c.sql.empty()) row[std::string(c.name)] = nullptr;
+    }
+    return row;
+}
+
+// The line a row is written with in these tests.
+std::string line_of(const file_result& r) {
+    return json_line(r.path, {{"valid", r.rep.valid()}});
+}
+
+// The columns of a recording's row that its summary gives: the header's fields, the counts, the
+// times as the line spells them.
+void put_summary(nlohmann::json& row, const file_result& r, const char* version, const char* layout,
+                 int has_gaze) {
+    const summary& s = r.rep.summary;
+    row["valid"] = r.rep.valid() ? 1 : 0;
+    row["bytes"] = r.bytes;
+    row["version"] = version;
+    row["layout"] = layout;
+    row["has_camera"] = 1;
+    row["has_hands"] = 1;
+    row["has_gaze"] = has_gaze;
+    row["curves"] = s.curves;
+    row["keyframes"] = s.keyframes;
+    row["markers"] = 2;
+    row["start"] = json_number(*s.start);
+    row["duration"] = json_number(*s.duration);
+    row["warnings_found"] = r.rep.warnings_found;
+}
+
+void put_stamp(nlohmann::json& row, const file_result& r) {
+    row["size"] = r.stamp->size;
+    row["mtime"] = r.stamp->mtime_ns;
+    row["inode"] = r.stamp->inode;
+}
+
+// A hand's metrics as table recordings keeps them.
+struct hand_columns {
+    double path_length = 0;
+    std::uint64_t pinches = 0;
+    double coverage = 0;
+};
+
+// A recording measured with one hand, `hand` (0 left, 1 right), and gaze (without fixations).
+file_result measured(const std::string& path, const bytes& file, std::size_t hand,
+                     const hand_columns& columns) {
+    file_result r = recording_result(path, file);
+    r.metrics.emplace();
+    hand_metrics& h = r.metrics->hands[hand].emplace();
+    h.motion.path_length = columns.path_length;
+    h.pinches = columns.pinches;
+    h.coverage = columns.coverage;
+    r.metrics->gaze.emplace();
     return r;
 }
 
@@ -262,5 +324,157 @@ TEST_F(SqliteStore, ADirectoryIsRefusedBeforeSqliteOpensIt) {
         FAIL() << "a directory was opened as a database";
     } catch (const store_error& e) {
         EXPECT_EQ(e.kind(), store_error::fault::refused);
+    }
+}
+
+TEST_F(SqliteStore, EveryColumnOfEachKindOfRowHoldsItsValueOrNull) {
+    const bytes file_bytes = small_file(shape::v11_full);
+    // A valid file.
+    const file_result valid = recording_result("takes/a.bin", file_bytes);
+    // An invalid one: keyframe 2 of a curve at the time of the one before.
+    model m = small_model(shape::v11_compact);
+    const curve_id wrist_py = joint_curve(side::left, joint::wrist, pose_channel::position_y);
+    m[wrist_py].keys[2].time = m[wrist_py].keys[1].time;
+    const file_result unsorted = recording_result("takes/unsorted.bin", inputanim::write(m));
+    ASSERT_EQ(unsorted.rep.error.code, errc::unsorted_keys);
+    // A file that could not be read: neither its stamp nor metrics are kept.
+    file_result locked;
+    locked.path = "takes/locked.bin";
+    locked.outcome = file_outcome::unreadable;
+    locked.failure = std::make_error_code(std::errc::permission_denied);
+    locked.failure_code = "unreadable";
+    locked.stamp = file_stamp{1, 2, 3};
+    locked.metrics.emplace();
+    locked.metrics->gaze.emplace();
+    // Measured: the left hand and gaze with fixations; the right hand and gaze without any (no
+    // mean duration).
+    file_result left = measured("takes/left.bin", file_bytes, 0, {1.5, 3, 0.75});
+    left.metrics->gaze->fixations = 7;
+    left.metrics->gaze->mean_fixation_duration = 0.25;
+    const file_result right = measured("takes/right.bin", file_bytes, 1, {2.5, 0, 1.0});
+    // A member of a tar, held as it is, without a stamp of its own.
+    file_result member = recording_result("takes.tar/a.bin", file_bytes);
+    member.stamp.reset();
+    member.archive = "takes.tar";
+    member.member.emplace();
+    member.member->name = "a.bin";
+    member.member->ordinal = 2;
+    member.member->size = member.bytes;
+    member.member->data_offset = 1536;
+    member.ordinal = 2;
+    // A member of a zip, inflated, whose names are not UTF-8, invalid under a limit on marker
+    // names.
+    validate_options tight;
+    tight.limits.max_marker_name_bytes = 1;
+    file_result odd;
+    odd.path = "odd\xff.zip/m\xfe.bin";
+    odd.rep = validate(view(file_bytes), tight);
+    odd.bytes = file_bytes.size();
+    odd.archive = "odd\xff.zip";
+    odd.member.emplace();
+    odd.member->name = "m\xfe.bin";
+    odd.member->size = 900;
+    odd.ordinal = 0;
+    ASSERT_EQ(odd.rep.error.code, errc::limit_exceeded);
+    // The tar's walk stopped at its entry 3, where no header was read.
+    file_result stopped;
+    stopped.path = "takes.tar";
+    stopped.archive = "takes.tar";
+    stopped.ordinal = 3;
+    stopped.rep.error = error{errc::archive_damaged, 10240};
+    const std::vector<file_result> rows = {valid, unsorted, locked, left,
+                                           right, member,   odd,    stopped};
+    {
+        sqlite_store store(file(), false);
+        for (const file_result& r : rows) store.put(r, options, line_of(r), indexed_at);
+        store.finish();
+    }
+
+    std::vector<nlohmann::json> expected;
+    for (const file_result& r : rows) {
+        nlohmann::json row = null_columns();
+        row["path"] = r.path;
+        row["checked_with"] = options.dump();
+        row["report"] = line_of(r);
+        row["indexed_at"] = indexed_at;
+        row["member_ordinal"] = r.ordinal;
+        expected.push_back(row);
+    }
+    put_summary(expected[0], valid, "1.1", "full", 1);
+    put_stamp(expected[0], valid);
+
+    put_summary(expected[1], unsorted, "1.1", "compact", 1);
+    put_stamp(expected[1], unsorted);
+    const nlohmann::json e = error_json(unsorted.rep.error);
+    expected[1]["error_code"] = "unsorted_keys";
+    expected[1]["error_offset"] = unsorted.rep.error.offset;
+    expected[1]["error_place"] = "curve";
+    expected[1]["error_curve"] = curve_path(wrist_py);
+    expected[1]["error_keyframe"] = 2;
+    expected[1]["error_message"] = e["message"];
+
+    expected[2]["valid"] = 0;
+    expected[2]["error_code"] = "unreadable";
+    expected[2]["error_message"] = locked.failure.message();
+
+    put_summary(expected[3], left, "1.1", "full", 1);
+    put_stamp(expected[3], left);
+    expected[3]["left_path_length"] = 1.5;
+    expected[3]["left_pinches"] = 3;
+    expected[3]["left_coverage"] = 0.75;
+    expected[3]["fixations"] = 7;
+    expected[3]["mean_fixation_duration"] = 0.25;
+
+    put_summary(expected[4], right, "1.1", "full", 1);
+    put_stamp(expected[4], right);
+    expected[4]["right_path_length"] = 2.5;
+    expected[4]["right_pinches"] = 0;
+    expected[4]["right_coverage"] = 1.0;
+    expected[4]["fixations"] = 0;
+
+    put_summary(expected[5], member, "1.1", "full", 1);
+    expected[5]["archive"] = "takes.tar";
+    expected[5]["member"] = "a.bin";
+    expected[5]["member_offset"] = 1536;
+    expected[5]["member_size"] = member.bytes;
+
+    put_summary(expected[6], odd, "1.1", "full", 1);
+    // Names that are not UTF-8: BLOBs of their bytes.
+    expected[6]["path"] = {{"blob", "6f6464ff2e7a69702f6dfe2e62696e"}};
+    expected[6]["archive"] = {{"blob", "6f6464ff2e7a6970"}};
+    expected[6]["member"] = {{"blob", "6dfe2e62696e"}};
+    expected[6]["member_size"] = 900;
+    const nlohmann::json limit = error_json(odd.rep.error);
+    expected[6]["error_code"] = "limit_exceeded";
+    expected[6]["error_offset"] = odd.rep.error.offset;
+    expected[6]["error_place"] = "markers";
+    // The error's path (error::path()), as the line's "curve" has it.
+    expected[6]["error_curve"] = "markers";
+    expected[6]["error_marker"] = limit["marker"];
+    expected[6]["error_limit"] = "max_marker_name_bytes";
+    expected[6]["error_message"] = limit["message"];
+    ASSERT_TRUE(limit["marker"].is_number()) << limit;
+
+    // No header: no version, layout or blocks, and the counts of none.
+    expected[7]["valid"] = 0;
+    expected[7]["bytes"] = 0;
+    expected[7]["curves"] = 0;
+    expected[7]["keyframes"] = 0;
+    expected[7]["warnings_found"] = 0;
+    expected[7]["archive"] = "takes.tar";
+    expected[7]["error_code"] = "archive_damaged";
+    expected[7]["error_offset"] = 10240;
+    expected[7]["error_place"] = "none";
+    expected[7]["error_message"] = stopped.rep.error.message();
+
+    database db(file());
+    const std::vector<nlohmann::json> stored = db.query("SELECT * FROM recordings ORDER BY rowid");
+    ASSERT_EQ(stored.size(), expected.size());
+    for (std::size_t i = 0; i < stored.size(); ++i) {
+        ASSERT_EQ(stored[i].size(), expected[i].size()) << rows[i].path;
+        for (const auto& [name, value] : expected[i].items()) {
+            // As text, so that a REAL 1.0 differs from an INTEGER 1.
+            EXPECT_EQ(stored[i].at(name).dump(), value.dump()) << rows[i].path << " " << name;
+        }
     }
 }

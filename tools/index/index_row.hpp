@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -79,75 +80,167 @@ void member_offset(row_source& from, std::string_view name, nlohmann::json::obje
 void member_size(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
 }  // namespace detail
 
+struct file_result;
+
+namespace detail {
+
+// What a row of table recordings is stored from (sqlite_store::put): the file's result, the
+// options it was checked under (options_json), the row's line and when it was written.
+struct store_source {
+    store_source(const file_result& result, const nlohmann::json& options, std::string_view report,
+                 std::int64_t indexed_at_ns);
+
+    const file_result& result;
+    const nlohmann::json& options;
+    std::string_view report;
+    std::int64_t indexed_at_ns;
+    // An invalid recording's error as its line has it (error_json), made once for the columns
+    // that take its fields; null for a valid recording or a file that could not be read.
+    nlohmann::json error;
+};
+
+// A name as table recordings keeps it: TEXT when it is UTF-8, else a BLOB of its bytes.
+struct sql_path {
+    std::string_view bytes;
+};
+
+// A value bound to a column of table recordings.
+using sql_value = std::variant<std::int64_t, double, std::string, sql_path>;
+
+// Where a column of table recordings comes from: its value in the row stored from `from`, or
+// none for NULL.
+using sql_field = std::optional<sql_value> (*)(const store_source& from);
+
+// The value of each column of table recordings, named as its column. A file that could not be
+// read has only path, valid, error_code, error_message, checked_with, report, indexed_at and the
+// member fields; the header's fields (version, layout, has_*) need a version name, the stamp a
+// stat, the metrics index --metrics.
+namespace stored {
+std::optional<sql_value> path(const store_source& from);
+std::optional<sql_value> valid(const store_source& from);
+std::optional<sql_value> bytes(const store_source& from);
+std::optional<sql_value> version(const store_source& from);
+std::optional<sql_value> layout(const store_source& from);
+std::optional<sql_value> has_camera(const store_source& from);
+std::optional<sql_value> has_hands(const store_source& from);
+std::optional<sql_value> has_gaze(const store_source& from);
+std::optional<sql_value> curves(const store_source& from);
+std::optional<sql_value> keyframes(const store_source& from);
+std::optional<sql_value> markers(const store_source& from);
+std::optional<sql_value> start(const store_source& from);
+std::optional<sql_value> duration(const store_source& from);
+std::optional<sql_value> warnings_found(const store_source& from);
+std::optional<sql_value> error_code(const store_source& from);
+std::optional<sql_value> error_offset(const store_source& from);
+std::optional<sql_value> error_place(const store_source& from);
+std::optional<sql_value> error_curve(const store_source& from);
+std::optional<sql_value> error_keyframe(const store_source& from);
+std::optional<sql_value> error_marker(const store_source& from);
+std::optional<sql_value> error_limit(const store_source& from);
+std::optional<sql_value> error_message(const store_source& from);
+std::optional<sql_value> size(const store_source& from);
+std::optional<sql_value> mtime(const store_source& from);
+std::optional<sql_value> inode(const store_source& from);
+std::optional<sql_value> checked_with(const store_source& from);
+std::optional<sql_value> report(const store_source& from);
+std::optional<sql_value> indexed_at(const store_source& from);
+std::optional<sql_value> left_path_length(const store_source& from);
+std::optional<sql_value> right_path_length(const store_source& from);
+std::optional<sql_value> left_pinches(const store_source& from);
+std::optional<sql_value> right_pinches(const store_source& from);
+std::optional<sql_value> left_coverage(const store_source& from);
+std::optional<sql_value> right_coverage(const store_source& from);
+std::optional<sql_value> fixations(const store_source& from);
+std::optional<sql_value> mean_fixation_duration(const store_source& from);
+std::optional<sql_value> archive(const store_source& from);
+std::optional<sql_value> member(const store_source& from);
+std::optional<sql_value> member_ordinal(const store_source& from);
+std::optional<sql_value> member_offset(const store_source& from);
+std::optional<sql_value> member_size(const store_source& from);
+}  // namespace stored
+
+}  // namespace detail
+
 // One column of the index, where it is: a field of a row (`index --jsonl`, the Python frame) of
 // type `json`, whose value `field` gives, a column of the database's table recordings declared as
-// `sql` (after its name), or both. `since`: the schema that added it (2: the first kept, 3: the
-// metrics, 4: the archives); a database of an older one lacks it, and the table's text aligns the
-// names of the columns each schema added.
+// `sql` (after its name), whose value `stored` gives, or both. `since`: the schema that added it
+// (2: the first kept, 3: the metrics, 4: the archives); a database of an older one lacks it, and
+// the table's text aligns the names of the columns each schema added.
 struct index_table_column {
     std::string_view name;
     std::optional<column_type> json;
     row_field field;
     std::string_view sql;
+    detail::sql_field stored = nullptr;
     int since = 2;
 };
 
 // Every column of the index, once, in the order of both the row's fields and the table's
 // columns: index_columns (the Python frame's), a row's fields (make_row, each from its column's
-// source), the table's CREATE text, its upsert and the upsert's parameters (sqlite_store.cpp) are
-// made from it. A row of an unreadable file has only path (path_bytes), valid, error and
-// checked_with; the others are absent from its line and null in the frame. The member fields
-// (docs/ARCHIVES.md) are those of a member of an archive, and archive, member (null) and
-// member_ordinal those of an archive whose walk stopped; a file's row has none of them. The table
-// keeps the error's fields and the metrics a column each, the stamp (size, mtime, inode) the skip
-// check compares, the row's line (report) and when it was written (indexed_at).
+// source), the table's CREATE text, its upsert, the upsert's parameters and the value bound to
+// each (sqlite_store.cpp, each from its column's source) are made from it. A row of an unreadable
+// file has only path (path_bytes), valid, error and checked_with; the others are absent from its
+// line and null in the frame. The member fields (docs/ARCHIVES.md) are those of a member of an
+// archive, and archive, member (null) and member_ordinal those of an archive whose walk stopped; a
+// file's row has none of them. The table keeps the error's fields and the metrics a column each,
+// the stamp (size, mtime, inode) the skip check compares, the row's line (report) and when it was
+// written (indexed_at).
 inline constexpr auto index_table = std::to_array<index_table_column>({
-    {"path", column_type::text, detail::path_text, "TEXT NOT NULL"},
+    {"path", column_type::text, detail::path_text, "TEXT NOT NULL", detail::stored::path},
     {"path_bytes", column_type::text, detail::path_hex, {}},
-    {"valid", column_type::flag, detail::from_report, "INTEGER NOT NULL"},
-    {"bytes", column_type::count, detail::from_report, "INTEGER"},
-    {"version", column_type::text, detail::from_report, "TEXT"},
-    {"layout", column_type::text, detail::from_report, "TEXT"},
-    {"has_camera", column_type::optional_flag, detail::from_report, "INTEGER"},
-    {"has_hands", column_type::optional_flag, detail::from_report, "INTEGER"},
-    {"has_gaze", column_type::optional_flag, detail::from_report, "INTEGER"},
-    {"curves", column_type::count, detail::from_report, "INTEGER"},
-    {"keyframes", column_type::count, detail::from_report, "INTEGER"},
-    {"markers", column_type::count, detail::from_report, "INTEGER"},
-    {"start", column_type::number, detail::from_report, "REAL"},
-    {"duration", column_type::number, detail::from_report, "REAL"},
+    {"valid", column_type::flag, detail::from_report, "INTEGER NOT NULL", detail::stored::valid},
+    {"bytes", column_type::count, detail::from_report, "INTEGER", detail::stored::bytes},
+    {"version", column_type::text, detail::from_report, "TEXT", detail::stored::version},
+    {"layout", column_type::text, detail::from_report, "TEXT", detail::stored::layout},
+    {"has_camera", column_type::optional_flag, detail::from_report, "INTEGER",
+     detail::stored::has_camera},
+    {"has_hands", column_type::optional_flag, detail::from_report, "INTEGER",
+     detail::stored::has_hands},
+    {"has_gaze", column_type::optional_flag, detail::from_report, "INTEGER",
+     detail::stored::has_gaze},
+    {"curves", column_type::count, detail::from_report, "INTEGER", detail::stored::curves},
+    {"keyframes", column_type::count, detail::from_report, "INTEGER", detail::stored::keyframes},
+    {"markers", column_type::count, detail::from_report, "INTEGER", detail::stored::markers},
+    {"start", column_type::number, detail::from_report, "REAL", detail::stored::start},
+    {"duration", column_type::number, detail::from_report, "REAL", detail::stored::duration},
     {"warnings", column_type::object, detail::from_report, {}},
-    {"warnings_found", column_type::count, detail::from_report, "INTEGER"},
+    {"warnings_found", column_type::count, detail::from_report, "INTEGER",
+     detail::stored::warnings_found},
     {"error", column_type::object, detail::from_report, {}},
-    {"error_code", std::nullopt, nullptr, "TEXT"},
-    {"error_offset", std::nullopt, nullptr, "INTEGER"},
-    {"error_place", std::nullopt, nullptr, "TEXT"},
-    {"error_curve", std::nullopt, nullptr, "TEXT"},
-    {"error_keyframe", std::nullopt, nullptr, "INTEGER"},
-    {"error_marker", std::nullopt, nullptr, "INTEGER"},
-    {"error_limit", std::nullopt, nullptr, "TEXT"},
-    {"error_message", std::nullopt, nullptr, "TEXT"},
-    {"size", std::nullopt, nullptr, "INTEGER"},
-    {"mtime", std::nullopt, nullptr, "INTEGER"},
-    {"inode", std::nullopt, nullptr, "INTEGER"},
-    {"checked_with", column_type::object, detail::from_report, "TEXT NOT NULL"},
-    {"report", std::nullopt, nullptr, "TEXT NOT NULL"},
-    {"indexed_at", std::nullopt, nullptr, "INTEGER NOT NULL"},
-    {"left_path_length", std::nullopt, nullptr, "REAL", 3},
-    {"right_path_length", std::nullopt, nullptr, "REAL", 3},
-    {"left_pinches", std::nullopt, nullptr, "INTEGER", 3},
-    {"right_pinches", std::nullopt, nullptr, "INTEGER", 3},
-    {"left_coverage", std::nullopt, nullptr, "REAL", 3},
-    {"right_coverage", std::nullopt, nullptr, "REAL", 3},
-    {"fixations", std::nullopt, nullptr, "INTEGER", 3},
-    {"mean_fixation_duration", std::nullopt, nullptr, "REAL", 3},
-    {"archive", column_type::text, detail::archive_text, "TEXT", 4},
-    {"archive_bytes", column_type::text, detail::archive_hex, {}, 4},
-    {"member", column_type::text, detail::member_text, "TEXT", 4},
-    {"member_bytes", column_type::text, detail::member_hex, {}, 4},
-    {"member_ordinal", column_type::count, detail::ordinal, "INTEGER NOT NULL DEFAULT -1", 4},
-    {"member_offset", column_type::count, detail::member_offset, "INTEGER", 4},
-    {"member_size", column_type::count, detail::member_size, "INTEGER", 4},
+    {"error_code", std::nullopt, nullptr, "TEXT", detail::stored::error_code},
+    {"error_offset", std::nullopt, nullptr, "INTEGER", detail::stored::error_offset},
+    {"error_place", std::nullopt, nullptr, "TEXT", detail::stored::error_place},
+    {"error_curve", std::nullopt, nullptr, "TEXT", detail::stored::error_curve},
+    {"error_keyframe", std::nullopt, nullptr, "INTEGER", detail::stored::error_keyframe},
+    {"error_marker", std::nullopt, nullptr, "INTEGER", detail::stored::error_marker},
+    {"error_limit", std::nullopt, nullptr, "TEXT", detail::stored::error_limit},
+    {"error_message", std::nullopt, nullptr, "TEXT", detail::stored::error_message},
+    {"size", std::nullopt, nullptr, "INTEGER", detail::stored::size},
+    {"mtime", std::nullopt, nullptr, "INTEGER", detail::stored::mtime},
+    {"inode", std::nullopt, nullptr, "INTEGER", detail::stored::inode},
+    {"checked_with", column_type::object, detail::from_report, "TEXT NOT NULL",
+     detail::stored::checked_with},
+    {"report", std::nullopt, nullptr, "TEXT NOT NULL", detail::stored::report},
+    {"indexed_at", std::nullopt, nullptr, "INTEGER NOT NULL", detail::stored::indexed_at},
+    {"left_path_length", std::nullopt, nullptr, "REAL", detail::stored::left_path_length, 3},
+    {"right_path_length", std::nullopt, nullptr, "REAL", detail::stored::right_path_length, 3},
+    {"left_pinches", std::nullopt, nullptr, "INTEGER", detail::stored::left_pinches, 3},
+    {"right_pinches", std::nullopt, nullptr, "INTEGER", detail::stored::right_pinches, 3},
+    {"left_coverage", std::nullopt, nullptr, "REAL", detail::stored::left_coverage, 3},
+    {"right_coverage", std::nullopt, nullptr, "REAL", detail::stored::right_coverage, 3},
+    {"fixations", std::nullopt, nullptr, "INTEGER", detail::stored::fixations, 3},
+    {"mean_fixation_duration", std::nullopt, nullptr, "REAL",
+     detail::stored::mean_fixation_duration, 3},
+    {"archive", column_type::text, detail::archive_text, "TEXT", detail::stored::archive, 4},
+    {"archive_bytes", column_type::text, detail::archive_hex, {}, nullptr, 4},
+    {"member", column_type::text, detail::member_text, "TEXT", detail::stored::member, 4},
+    {"member_bytes", column_type::text, detail::member_hex, {}, nullptr, 4},
+    {"member_ordinal", column_type::count, detail::ordinal, "INTEGER NOT NULL DEFAULT -1",
+     detail::stored::member_ordinal, 4},
+    {"member_offset", column_type::count, detail::member_offset, "INTEGER",
+     detail::stored::member_offset, 4},
+    {"member_size", column_type::count, detail::member_size, "INTEGER", detail::stored::member_size,
+     4},
 });
 
 namespace detail {

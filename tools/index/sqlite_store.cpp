@@ -12,12 +12,13 @@
 #include <optional>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "index/index_row.hpp"
 #include "os/output_file.hpp"
 #include "os/text.hpp"
-#include "report/report_json.hpp"
 
 namespace inputanim::records {
 
@@ -133,18 +134,6 @@ constexpr std::size_t archive_warning_column_count = 1;
 // How long a run waits for another that holds the database's write lock (one batch of changes,
 // or the schema being made) before it gives up.
 constexpr int busy_timeout_ms = 30'000;
-
-// The parameter of upsert_sql that binds column `name` of table recordings (?1, ?2, ...: the
-// table's columns in order); a name that is none of them does not compile.
-consteval int parameter(std::string_view name) {
-    int i = 0;
-    for (const index_table_column& c : index_table) {
-        if (c.sql.empty()) continue;
-        ++i;
-        if (c.name == name) return i;
-    }
-    throw "not a column of table recordings";
-}
 
 // INSERT ... ON CONFLICT (path, member_ordinal) DO UPDATE SET every other column.
 std::string upsert_sql() {
@@ -605,69 +594,27 @@ void sqlite_store::for_each_archive_row(std::string_view path,
 
 void sqlite_store::put(const file_result& r, const nlohmann::json& options,
                        std::string_view report_line, std::int64_t indexed_at_ns) {
-    statement& u = upsert_;
-    u.bind_path(parameter("path"), r.path);
-    u.bind(parameter("checked_with"), options.dump());
-    u.bind(parameter("report"), report_line);
-    u.bind(parameter("indexed_at"), indexed_at_ns);
-    u.bind(parameter("member_ordinal"), r.ordinal);
-    if (!r.archive.empty()) u.bind_path(parameter("archive"), r.archive);
-    if (r.member) {
-        u.bind_path(parameter("member"), r.member->name);
-        if (r.member->data_offset)
-            u.bind(parameter("member_offset"), as_int(*r.member->data_offset));
-        u.bind(parameter("member_size"), as_int(r.member->size));
+    const detail::store_source from(r, options, report_line, indexed_at_ns);
+    // The parameters of upsert_sql: ?1, ?2, ... the table's columns in order.
+    int parameter = 0;
+    for (const index_table_column& c : index_table) {
+        if (c.sql.empty()) continue;
+        ++parameter;
+        // None is NULL: reset() cleared the last row's bindings.
+        const std::optional<detail::sql_value> value = c.stored(from);
+        if (!value) continue;
+        std::visit(
+            [&](const auto& v) {
+                if constexpr (std::is_same_v<std::decay_t<decltype(v)>, detail::sql_path>) {
+                    upsert_.bind_path(parameter, v.bytes);
+                } else {
+                    upsert_.bind(parameter, v);
+                }
+            },
+            *value);
     }
-    if (r.outcome == file_outcome::unreadable) {
-        // Without size and mtime the file is read again by the next run, whatever its stamp.
-        u.bind(parameter("valid"), std::int64_t{0});
-        u.bind(parameter("error_code"), std::string_view(r.failure_code));
-        u.bind(parameter("error_message"), r.failure.message());
-    } else {
-        const report& rep = r.rep;
-        const summary& s = rep.summary;
-        if (r.stamp) {
-            u.bind(parameter("size"), as_int(r.stamp->size));
-            u.bind(parameter("mtime"), r.stamp->mtime_ns);
-            u.bind(parameter("inode"), as_int(r.stamp->inode));
-        }
-        u.bind(parameter("valid"), std::int64_t{rep.valid()});
-        u.bind(parameter("bytes"), as_int(r.bytes));
-        // No version name: the header could not be read.
-        if (const std::string_view version = version_name(s.edition, s.major, s.minor);
-            !version.empty()) {
-            u.bind(parameter("version"), version);
-            u.bind(parameter("layout"), layout_name(s.layout));
-            u.bind(parameter("has_camera"), std::int64_t{s.blocks.camera});
-            u.bind(parameter("has_hands"), std::int64_t{s.blocks.hands});
-            u.bind(parameter("has_gaze"), std::int64_t{s.blocks.gaze});
-        }
-        u.bind(parameter("curves"), std::int64_t{s.curves});
-        u.bind(parameter("keyframes"), as_int(s.keyframes));
-        if (s.markers) u.bind(parameter("markers"), std::int64_t{*s.markers});
-        if (s.start) u.bind(parameter("start"), json_number(*s.start));
-        if (s.duration) u.bind(parameter("duration"), json_number(*s.duration));
-        u.bind(parameter("warnings_found"), as_int(rep.warnings_found));
-        if (!rep.valid()) {
-            // The same values as the JSON error object.
-            const nlohmann::json e = error_json(rep.error);
-            u.bind(parameter("error_code"), e["code"].get<std::string>());
-            u.bind(parameter("error_offset"), as_int(rep.error.offset));
-            u.bind(parameter("error_place"), e["place"].get<std::string>());
-            if (!e["curve"].is_null())
-                u.bind(parameter("error_curve"), e["curve"].get<std::string>());
-            if (!e["keyframe"].is_null())
-                u.bind(parameter("error_keyframe"), e["keyframe"].get<std::int64_t>());
-            if (!e["marker"].is_null())
-                u.bind(parameter("error_marker"), e["marker"].get<std::int64_t>());
-            if (!e["limit"].is_null())
-                u.bind(parameter("error_limit"), e["limit"].get<std::string>());
-            u.bind(parameter("error_message"), e["message"].get<std::string>());
-        }
-        if (r.metrics) bind_metrics(*r.metrics);
-    }
-    u.step();
-    u.reset();
+    upsert_.step();
+    upsert_.reset();
 
     clear_warnings_.bind_path(1, r.path).bind(2, r.ordinal);
     clear_warnings_.step();
@@ -691,25 +638,6 @@ void sqlite_store::put(const file_result& r, const nlohmann::json& options,
         insert_seen_.reset();
     }
     changed();
-}
-
-void sqlite_store::bind_metrics(const recording_metrics& m) {
-    statement& u = upsert_;
-    const int path_length[] = {parameter("left_path_length"), parameter("right_path_length")};
-    const int pinches[] = {parameter("left_pinches"), parameter("right_pinches")};
-    const int coverage[] = {parameter("left_coverage"), parameter("right_coverage")};
-    for (std::size_t hand = 0; hand < 2; ++hand) {
-        if (!m.hands[hand]) continue;
-        u.bind(path_length[hand], m.hands[hand]->motion.path_length);
-        u.bind(pinches[hand], as_int(m.hands[hand]->pinches));
-        u.bind(coverage[hand], m.hands[hand]->coverage);
-    }
-    if (m.gaze) {
-        u.bind(parameter("fixations"), as_int(m.gaze->fixations));
-        if (m.gaze->mean_fixation_duration) {
-            u.bind(parameter("mean_fixation_duration"), *m.gaze->mean_fixation_duration);
-        }
-    }
 }
 
 void sqlite_store::seen(std::string_view path) {

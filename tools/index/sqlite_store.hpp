@@ -166,8 +166,6 @@ class sqlite_store {
     // transaction that holds the write lock: two runs that start on one new file both find it
     // whole. Throws store_error.
     void settle_schema();
-    // The metrics columns of the row being written.
-    void bind_metrics(const recording_metrics& m);
     // The application_id and user_version of the attached database `schema_name`, and how many
     // schema objects it has.
     struct identity {
