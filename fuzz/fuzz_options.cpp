@@ -14,7 +14,7 @@
 // canonical text a value parser hands on parses again to itself; a refusal says why without
 // control characters; a listen address taken is an address and a port up to 65535 that reads
 // back from its own text; a shard K/N is taken exactly when it is two runs of decimal digits
-// around its first slash with K < N and N from 1 to records::max_shards, and stored as those
+// around its first slash with K < N and N from 1 to tools::max_shards, and stored as those
 // numbers; a command line of the shared options parses the same in any order,
 // sets the limits it names exactly to their numbers, and the others to their defaults or, with
 // --upload-limits, to the upload limits.
@@ -189,7 +189,7 @@ void check_shard(const std::string& text) {
         k = plain_count(std::string_view(text).substr(0, slash));
         n = plain_count(std::string_view(text).substr(slash + 1));
     }
-    const bool taken = k && n && *n >= 1 && *n <= records::max_shards && *k < *n;
+    const bool taken = k && n && *n >= 1 && *n <= tools::max_shards && *k < *n;
     FUZZ_CHECK(why.empty() == taken);
     if (!taken) {
         FUZZ_CHECK(why.starts_with("K/N with 0 <= K < N and 1 <= N <= "));
@@ -339,7 +339,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // --jobs; --max-rows; each limit's flag.
         check_count(1, u64_max, text, true);
         check_count(0, u64_max, text, false);
-        check_count(1, records::max_threads, text, false);
+        check_count(1, tools::max_threads, text, false);
         check_count(0, unlimited_rows, text, true);
         for (const limit_field& f : limit_fields) check_count(0, f.largest, text, false);
         // gen --seconds (a day at most), metrics' thresholds, the --rate of sample, metrics and

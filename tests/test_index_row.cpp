@@ -18,7 +18,7 @@
 #include "support/builders.hpp"
 
 using namespace inputanim;
-using namespace inputanim::records;
+using namespace inputanim::tools;
 using namespace inputanim::testing;
 
 namespace {

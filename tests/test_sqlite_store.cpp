@@ -22,7 +22,7 @@
 #include "support/sqlite_database.hpp"
 
 using namespace inputanim;
-using namespace inputanim::records;
+using namespace inputanim::tools;
 using namespace inputanim::testing;
 
 namespace {

@@ -42,7 +42,7 @@ void event_columns::fixation(const inputanim::fixation& f) {
     when_.add(f.when);
     const std::array<float, 6> v = {f.direction.x, f.direction.y, f.direction.z,
                                     f.origin.x,    f.origin.y,    f.origin.z};
-    for (std::size_t i = 0; i < v.size(); ++i) vectors_[i].push_back(records::json_number(v[i]));
+    for (std::size_t i = 0; i < v.size(); ++i) vectors_[i].push_back(tools::json_number(v[i]));
 }
 
 void event_columns::saccade(const inputanim::saccade& s) {
@@ -54,7 +54,7 @@ void event_columns::saccade(const inputanim::saccade& s) {
 py::dict event_columns::take() {
     if (is_hand_event(kind_)) join_hands();
     py::dict columns;
-    for (const auto& [name, value] : records::event_header(kind_)) {
+    for (const auto& [name, value] : tools::event_header(kind_)) {
         if (value.is_array()) {
             const std::size_t first = name == "direction" ? 0 : 3;
             for (std::size_t axis = 0; axis < 3; ++axis) {
@@ -69,8 +69,8 @@ py::dict event_columns::take() {
 }
 
 void event_columns::intervals::add(const grid_interval& g) {
-    start.push_back(records::json_number(g.start));
-    end.push_back(records::json_number(g.end));
+    start.push_back(tools::json_number(g.start));
+    end.push_back(tools::json_number(g.end));
     duration.push_back(g.duration);
     start_sample.push_back(static_cast<std::int64_t>(g.start_sample));
     end_sample.push_back(static_cast<std::int64_t>(g.end_sample));
@@ -117,7 +117,7 @@ void bind_events(py::module_& m) {
         "event_columns",
         [](const std::string& kind) {
             py::list columns;
-            for (const auto& [name, value] : records::event_header(event_kind_named(kind))) {
+            for (const auto& [name, value] : tools::event_header(event_kind_named(kind))) {
                 columns.append(py::make_tuple(text(name), value.is_array()));
             }
             return columns;

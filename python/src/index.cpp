@@ -46,7 +46,7 @@ std::optional<std::string> database_of(const py::object& name) {
 // without FIFOs, sockets and devices; the operands that do not exist and the folders that could
 // not be listed, with their errno.
 py::tuple list_files(const py::list& operand_names) {
-    struct collector final : records::walk_visitor {
+    struct collector final : tools::walk_visitor {
         std::vector<std::string> paths;
         std::vector<bool> named;
         std::vector<std::pair<std::string, int>> missing;
@@ -65,7 +65,7 @@ py::tuple list_files(const py::list& operand_names) {
     collector found;
     {
         py::gil_scoped_release release;
-        for (const std::string& operand : operands) records::walk_operand(operand, found, false);
+        for (const std::string& operand : operands) tools::walk_operand(operand, found, false);
     }
     py::list paths;
     for (const std::string& p : found.paths) paths.append(name_text(p));
@@ -80,10 +80,10 @@ py::tuple list_files(const py::list& operand_names) {
 
 // A run of `inputanim index` (indexer.hpp) without the GIL: its rows are kept as they come, and
 // made into the frame's columns afterwards.
-class python_run final : public records::index_observer {
+class python_run final : public tools::index_observer {
   public:
     // `inputs`: the names indexed, none of which the database may be.
-    python_run(const records::index_plan& plan, const std::optional<std::string>& sqlite,
+    python_run(const tools::index_plan& plan, const std::optional<std::string>& sqlite,
                std::span<const std::string> inputs)
         : metrics_(plan.metrics.has_value()) {
         if (sqlite) store_.emplace(*sqlite, plan.prune, inputs);
@@ -102,7 +102,7 @@ class python_run final : public records::index_observer {
     // field), the counts of the command's last line, and the walk's complaints ("NAME: reason").
     py::tuple result() const {
         py::dict columns;
-        const auto add = [&](const records::index_column& c) {
+        const auto add = [&](const tools::index_column& c) {
             const std::string name(c.name);
             py::list values(rows_.size());
             for (std::size_t i = 0; i < rows_.size(); ++i) {
@@ -111,11 +111,11 @@ class python_run final : public records::index_observer {
             }
             columns[text(name)] = values;
         };
-        for (const records::index_column& c : records::index_columns) add(c);
+        for (const tools::index_column& c : tools::index_columns) add(c);
         if (metrics_) {
-            for (const records::index_column& c : records::metrics_columns) add(c);
+            for (const tools::index_column& c : tools::metrics_columns) add(c);
         }
-        const records::index_totals& t = run_->counts();
+        const tools::index_totals& t = run_->counts();
         py::dict totals;
         totals["files"] = t.files;
         totals["recordings"] = t.recordings;
@@ -130,24 +130,24 @@ class python_run final : public records::index_observer {
     }
 
     void note(const std::string& message) override { notes_.push_back(message); }
-    void row(const records::file_result&, records::index_row&& row) override {
+    void row(const tools::file_result&, tools::index_row&& row) override {
         rows_.push_back(std::move(row).take_fields());
     }
 
   private:
     bool metrics_;
-    std::optional<records::sqlite_store> store_;
-    std::optional<records::indexer> run_;
+    std::optional<tools::sqlite_store> store_;
+    std::optional<tools::indexer> run_;
     std::vector<nlohmann::json> rows_;
     std::vector<std::string> notes_;
 };
 
-records::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
-                                  const std::string& layout_name, const py::dict& limit_values,
-                                  bool force, bool prune, unsigned shard, unsigned shards,
-                                  bool metrics, bool archives) {
+tools::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
+                                const std::string& layout_name, const py::dict& limit_values,
+                                bool force, bool prune, unsigned shard, unsigned shards,
+                                bool metrics, bool archives) {
     if (shards == 0 || shard >= shards) throw py::value_error("shard must be (K, N), 0 <= K < N");
-    records::index_plan plan;
+    tools::index_plan plan;
     plan.how = options_of(level_name, layout_name, limit_values, 1);
     plan.jobs = std::max(1u, jobs);
     plan.force = force;
@@ -158,7 +158,7 @@ records::index_plan index_plan_of(unsigned jobs, const std::string& level_name,
     if (metrics) {
         // As `inputanim index --metrics`.
         plan.metrics.emplace();
-        plan.metrics->max_samples = records::default_max_rows;
+        plan.metrics->max_samples = tools::default_max_rows;
     }
     return plan;
 }
@@ -173,7 +173,7 @@ py::tuple index_paths(const py::list& operand_names, unsigned jobs, const std::s
     python_run r(index_plan_of(jobs, level_name, layout_name, limit_values, force, prune, shard,
                                shards, metrics, archives),
                  database_of(sqlite), operands);
-    r.run([&](records::indexer& run) {
+    r.run([&](tools::indexer& run) {
         for (const std::string& operand : operands) run.add_operand(operand);
     });
     return r.result();
@@ -190,7 +190,7 @@ py::tuple index_files(const py::list& path_names, const std::vector<bool>& named
     python_run r(index_plan_of(jobs, level_name, layout_name, limit_values, force, false, 0, 1,
                                metrics, archives),
                  database_of(sqlite), paths);
-    r.run([&](records::indexer& run) {
+    r.run([&](tools::indexer& run) {
         for (std::size_t i = 0; i < paths.size(); ++i) run.add_listed(paths[i], named[i]);
     });
     return r.result();
@@ -199,8 +199,8 @@ py::tuple index_files(const py::list& path_names, const std::vector<bool>& named
 // Why the output `output_path` may not be written: it is one of `input_paths` (the output
 // primitive's check); None when it may.
 py::object output_is_input(const py::bytes& output_path, const py::list& input_paths) {
-    const std::optional<records::output_failure> itself =
-        records::output_is_input(path_of(output_path), name_bytes(input_paths));
+    const std::optional<tools::output_failure> itself =
+        tools::output_is_input(path_of(output_path), name_bytes(input_paths));
     if (!itself) return py::none();
     return text(itself->message());
 }
@@ -210,14 +210,14 @@ void merge_index(const py::bytes& output_path, const py::list& input_paths) {
     const std::string output = path_of(output_path);
     const std::vector<std::string> inputs = name_bytes(input_paths);
     py::gil_scoped_release release;
-    records::merge_indexes(output, inputs);
+    tools::merge_indexes(output, inputs);
 }
 
 }  // namespace
 
 void bind_index(py::module_& m) {
     // A database that is not an index of the command's schema, or that could not be written.
-    py::register_exception<records::store_error>(m, "DatabaseError", PyExc_RuntimeError);
+    py::register_exception<tools::store_error>(m, "DatabaseError", PyExc_RuntimeError);
     m.def("list_files", &list_files, py::arg("operands"));
     m.def("index_paths", &index_paths, py::arg("operands"), py::arg("jobs"), py::arg("level"),
           py::arg("layout"), py::arg("limits"), py::arg("sqlite"), py::arg("force"),
@@ -231,13 +231,13 @@ void bind_index(py::module_& m) {
     // The columns of index()'s frame, as (name, type name) pairs (index/index_row.hpp).
     const auto column_list = [](const auto& table) {
         py::list l;
-        for (const records::index_column& c : table) {
-            l.append(py::make_tuple(text(c.name), text(records::column_type_name(c.type))));
+        for (const tools::index_column& c : table) {
+            l.append(py::make_tuple(text(c.name), text(tools::column_type_name(c.type))));
         }
         return l;
     };
-    m.attr("INDEX_COLUMNS") = column_list(records::index_columns);
-    m.attr("METRICS_COLUMNS") = column_list(records::metrics_columns);
+    m.attr("INDEX_COLUMNS") = column_list(tools::index_columns);
+    m.attr("METRICS_COLUMNS") = column_list(tools::metrics_columns);
 }
 
 }  // namespace inputanim::python

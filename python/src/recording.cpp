@@ -88,7 +88,7 @@ py::list open_recording::curves() const {
 py::dict open_recording::summary_dict() const {
     py::dict d;
     d["bytes"] = rec().summary().bytes;
-    d.attr("update")(to_python(records::summary_json(rec().summary())));
+    d.attr("update")(to_python(tools::summary_json(rec().summary())));
     return d;
 }
 
@@ -97,7 +97,7 @@ py::list open_recording::metrics(const py::dict& params) const {
     recording_metrics m;
     measure_without_gil(options, m, nullptr);
     py::dict d;
-    for (const auto& [name, value] : records::metrics_row(m)) d[text(name)] = to_python(value);
+    for (const auto& [name, value] : tools::metrics_row(m)) d[text(name)] = to_python(value);
     py::list rows;
     rows.append(d);
     return rows;
@@ -149,15 +149,15 @@ py::object open_recording::export_as(const std::string& format, double rate,
         src_->loaded.mapped() ? src_->loaded.bytes() : std::span<const std::byte>{};
     export_result r;
     std::vector<std::byte> bytes;
-    std::optional<records::output_failure> failure;
+    std::optional<tools::output_failure> failure;
     {
         py::gil_scoped_release release;
         if (path) {
-            records::output_file out;
+            tools::output_file out;
             failure = out.open(*path, inputs);
             if (!failure) {
                 r = export_recording(rec(), out, o, mapped);
-                if (records::is_export_refusal(r) || r.source_failed) {
+                if (tools::is_export_refusal(r) || r.source_failed) {
                     out.discard();
                 } else if (r.error) {
                     failure = out.failure(r.error);
@@ -170,9 +170,9 @@ py::object open_recording::export_as(const std::string& format, double rate,
             r = export_recording(rec(), sink, o, mapped);
         }
     }
-    if (records::is_export_refusal(r)) {
+    if (tools::is_export_refusal(r)) {
         throw py::value_error(
-            records::describe_export_refusal(r, o, records::python_export_names).message);
+            tools::describe_export_refusal(r, o, tools::python_export_names).message);
     }
     if (r.source_failed) throw os_failure{r.error, src_->path};
     if (failure) {
@@ -360,7 +360,7 @@ void bind_recording(py::module_& m) {
              py::arg("start"), py::arg("stop"), py::arg("max_bytes"), py::arg("path"))
         .def("sample", &open_recording::sample, py::arg("rate"), py::arg("globs"), py::arg("start"),
              py::arg("stop"), py::arg("curve_major") = false,
-             py::arg("max_rows") = records::default_max_rows);
+             py::arg("max_rows") = tools::default_max_rows);
 
     m.def("curve_paths", [] {
         py::list l;

@@ -18,7 +18,7 @@ namespace {
 py::dict check_dict(py::object path, const file_check& c, const validate_options& how) {
     py::dict d;
     d["path"] = std::move(path);
-    d.attr("update")(to_python(records::report_json(c.rep, how, c.bytes, c.compressed_bytes)));
+    d.attr("update")(to_python(tools::report_json(c.rep, how, c.bytes, c.compressed_bytes)));
     return d;
 }
 

@@ -21,7 +21,7 @@ namespace {
 // A string as a line of the command's JSON holds it: each byte that is not part of well-formed
 // UTF-8 replaced by U+FFFD as the JSON writer replaces it (index_row::json_text).
 py::str written_text(const std::string& s) {
-    if (records::valid_utf8(s)) return text(s);
+    if (tools::valid_utf8(s)) return text(s);
     const std::string line =
         nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return text(nlohmann::json::parse(line).get_ref<const std::string&>());
@@ -129,12 +129,12 @@ py::object to_python(const nlohmann::json& j, bool written) {
 }
 
 py::dict error_dict(const error& e) {
-    return py::dict(to_python(records::error_json(e)));
+    return py::dict(to_python(tools::error_json(e)));
 }
 
 py::list warning_list(const report& rep) {
     py::list l;
-    for (const warning& w : rep.warnings()) l.append(to_python(records::warning_json(w)));
+    for (const warning& w : rep.warnings()) l.append(to_python(tools::warning_json(w)));
     return l;
 }
 
@@ -176,8 +176,8 @@ void bind_limits(py::module_& m) {
     m.def("upload_limits", &upload_limits_dict);
     m.def(
         "check_limits", [](const py::dict& values) { limits_of(values); }, py::arg("limits"));
-    m.attr("MAX_THREADS") = records::max_threads;
-    m.attr("DEFAULT_MAX_ROWS") = records::default_max_rows;
+    m.attr("MAX_THREADS") = tools::max_threads;
+    m.attr("DEFAULT_MAX_ROWS") = tools::default_max_rows;
 }
 
 }  // namespace inputanim::python

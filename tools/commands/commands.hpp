@@ -14,15 +14,15 @@
 
 namespace inputanim::cli {
 
-using records::csv_field;
-using records::default_max_rows;
-using records::default_max_whole_bytes;
-using records::max_threads;
-using records::number_text;
-using records::output_failure;
-using records::output_file;
-using records::output_is_input;
-using records::printable;
+using tools::csv_field;
+using tools::default_max_rows;
+using tools::default_max_whole_bytes;
+using tools::max_threads;
+using tools::number_text;
+using tools::output_failure;
+using tools::output_file;
+using tools::output_is_input;
+using tools::printable;
 
 // A subcommand: its CLI11 app, and what runs when the command line selected it.
 struct command {

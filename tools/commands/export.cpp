@@ -91,12 +91,12 @@ int run_export(const export_cli_options& o) {
     const std::span<const std::byte> mapped =
         whole.mapped() ? whole.bytes() : std::span<const std::byte>{};
     const export_result r = export_recording(rec, out, e, mapped);
-    if (records::is_export_refusal(r)) {
+    if (tools::is_export_refusal(r)) {
         out.discard();
-        records::export_option_names names = records::cli_export_names;
+        tools::export_option_names names = tools::cli_export_names;
         names.to = o.until_flag;
-        const records::export_refusal refusal = records::describe_export_refusal(r, e, names);
-        return refusal.kind == records::export_refusal_kind::options
+        const tools::export_refusal refusal = tools::describe_export_refusal(r, e, names);
+        return refusal.kind == tools::export_refusal_kind::options
                    ? usage_error("export", refusal.message)
                    : invalid_file(o.input, refusal.message);
     }

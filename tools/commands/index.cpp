@@ -28,15 +28,15 @@
 
 namespace inputanim::cli {
 
-using records::file_result;
-using records::index_observer;
-using records::index_plan;
-using records::index_totals;
-using records::indexer;
-using records::max_shards;
-using records::merge_indexes;
-using records::sqlite_store;
-using records::store_error;
+using tools::file_result;
+using tools::index_observer;
+using tools::index_plan;
+using tools::index_totals;
+using tools::indexer;
+using tools::max_shards;
+using tools::merge_indexes;
+using tools::sqlite_store;
+using tools::store_error;
 
 namespace {
 
@@ -118,7 +118,7 @@ class cli_observer final : public index_observer {
     void found() override { bar_.found(); }
     void done() override { bar_.done(); }
     void note(const std::string& message) override { bar_.note("inputanim: " + message); }
-    void row(const file_result&, records::index_row&& row) override {
+    void row(const file_result&, tools::index_row&& row) override {
         if (jsonl_) jsonl_->write(row.json_text());
     }
 

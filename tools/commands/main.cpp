@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
     namespace cli = inputanim::cli;
     cli::hold_standard_descriptors();
     // An interrupted command leaves no temporary file of an output behind.
-    inputanim::records::remove_temporaries_on_signals();
+    inputanim::tools::remove_temporaries_on_signals();
     CLI::App app{"Read and validate MRTK input animation recordings (.bin files).", "inputanim"};
     app.set_version_flag("--version", "inputanim " INPUTANIM_VERSION, "Print the version and exit");
     app.require_subcommand(1);

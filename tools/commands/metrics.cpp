@@ -19,17 +19,17 @@
 
 namespace inputanim::cli {
 
-using records::event_header;
-using records::event_rows;
-using records::fields;
-using records::fixation_fields;
-using records::hand_event_fields;
-using records::json_line;
-using records::metrics_json;
-using records::metrics_options_json;
-using records::metrics_row;
-using records::object_of;
-using records::saccade_fields;
+using tools::event_header;
+using tools::event_rows;
+using tools::fields;
+using tools::fixation_fields;
+using tools::hand_event_fields;
+using tools::json_line;
+using tools::metrics_json;
+using tools::metrics_options_json;
+using tools::metrics_row;
+using tools::object_of;
+using tools::saccade_fields;
 
 namespace {
 

@@ -18,9 +18,9 @@
 
 namespace inputanim::cli {
 
-using records::max_threads;
-using records::number_text;
-using records::printable;
+using tools::max_threads;
+using tools::number_text;
+using tools::printable;
 
 namespace {
 
@@ -375,7 +375,7 @@ std::string parse_shard(const std::string& text, shard_choice& choice) {
         const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
         return ec == std::errc() && end == t.data() + t.size();
     };
-    const std::string max_n = std::to_string(records::max_shards);
+    const std::string max_n = std::to_string(tools::max_shards);
     const auto refusal = [&](const std::string& why) {
         return "K/N with 0 <= K < N and 1 <= N <= " + max_n + ", not " + text + ": " + why;
     };
@@ -421,7 +421,7 @@ int exit_status_of(http::server_end end) {
 }
 
 int invalid_file(const std::string& file, const std::string& message) {
-    std::cerr << "inputanim: " << records::printable(file) << ": " << message << '\n';
+    std::cerr << "inputanim: " << tools::printable(file) << ": " << message << '\n';
     return exit_invalid;
 }
 

@@ -122,7 +122,7 @@ struct shard_choice {
     unsigned shards = 1;
     bool operator==(const shard_choice&) const = default;
 };
-// `text` as K/N, two runs of decimal digits with 0 <= K < N and 1 <= N <= records::max_shards,
+// `text` as K/N, two runs of decimal digits with 0 <= K < N and 1 <= N <= tools::max_shards,
 // into `choice`; returns why not ("K/N with 0 <= K < N and 1 <= N <= MAX, not TEXT: ..."), empty
 // when taken.
 std::string parse_shard(const std::string& text, shard_choice& choice);

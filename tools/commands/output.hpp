@@ -51,11 +51,11 @@ int write_failed(std::string_view name, int error_number);
 
 // "inputanim: MESSAGE" on stderr for an output that is not written; returns exit_usage when it
 // was refused, else exit_unreadable.
-int output_failed(const records::output_failure& failure);
+int output_failed(const tools::output_failure& failure);
 
 // Commits `out` once its writer is done (`written`: the writer's failure, if any): none when the
 // output is in place, else the status of its failure, said as output_failed says it.
-std::optional<int> commit_output(records::output_file& out, const std::error_code& written = {});
+std::optional<int> commit_output(tools::output_file& out, const std::error_code& written = {});
 
 // The status of a command that committed its output `name`: exit_valid, or for standard output
 // (`-`) finish_stdout's.

@@ -10,9 +10,9 @@
 
 namespace inputanim::cli {
 
-using records::add_member;
-using records::json_line;
-using records::report_json;
+using tools::add_member;
+using tools::json_line;
+using tools::report_json;
 
 namespace {
 

@@ -32,7 +32,7 @@
 
 namespace inputanim::http {
 
-using records::max_threads;
+using tools::max_threads;
 
 namespace detail {
 

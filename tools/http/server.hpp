@@ -35,7 +35,7 @@
 
 namespace inputanim::http::detail {
 
-using records::start_threads;
+using tools::start_threads;
 
 namespace net = boost::asio;
 namespace beast = boost::beast;

@@ -41,7 +41,7 @@ response report_response(unsigned status, const std::string& name, const report&
                          std::optional<std::uint64_t> compressed) {
     response r;
     r.status = status;
-    r.body = records::json_line(name, records::report_json(rep, how, bytes, compressed)) + "\n";
+    r.body = tools::json_line(name, tools::report_json(rep, how, bytes, compressed)) + "\n";
     return r;
 }
 
@@ -283,14 +283,14 @@ void archive_walk::walk(input& in) {
             } else if (!reported_member(reader, c)) {
                 continue;
             }
-            nlohmann::json fields = records::report_json(c.rep, how_, c.bytes, c.compressed_bytes);
-            records::add_member(fields, name_, m);
-            emit(records::json_line(name_ + "/" + m.name, std::move(fields)) + "\n");
+            nlohmann::json fields = tools::report_json(c.rep, how_, c.bytes, c.compressed_bytes);
+            tools::add_member(fields, name_, m);
+            emit(tools::json_line(name_ + "/" + m.name, std::move(fields)) + "\n");
         }
         if (const error& fault = reader.fault(); fault && !cancelled()) {
             report r;
             r.error = fault;
-            emit(records::json_line(name_, records::report_json(r, how_, 0)) + "\n");
+            emit(tools::json_line(name_, tools::report_json(r, how_, 0)) + "\n");
         }
         ended(false);
     } catch (const std::bad_alloc&) {

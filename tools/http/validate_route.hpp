@@ -95,7 +95,7 @@ inline constexpr unsigned archive_walkers = 4;
 // held whole (a zip, whose directory is at its end: input::from_bytes). Each member that is a
 // recording (found_recording, as `inputanim validate` sorts an archive's members, or one whose
 // reading the archive's damage stopped) gets the line `inputanim validate --json` prints for it,
-// named NAME/MEMBER (validate_member, records::report_json and add_member), and a walk that
+// named NAME/MEMBER (validate_member, tools::report_json and add_member), and a walk that
 // stopped early the archive's line (its fault: code and offset). The connection's coroutine puts
 // the body in and takes the lines out; the walking thread blocks while it has no bytes, or while
 // its lines are not taken, so that what is held stays within walk_queue_bytes and

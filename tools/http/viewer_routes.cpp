@@ -20,24 +20,24 @@
 
 namespace inputanim::http {
 
-using records::add_path;
-using records::event_collector;
-using records::event_rows;
-using records::fields;
-using records::json_number;
-using records::metrics_json;
-using records::metrics_options_json;
-using records::number_text;
-using records::object_of;
-using records::printable;
-using records::report_json;
+using tools::add_path;
+using tools::event_collector;
+using tools::event_rows;
+using tools::fields;
+using tools::json_number;
+using tools::metrics_json;
+using tools::metrics_options_json;
+using tools::number_text;
+using tools::object_of;
+using tools::printable;
+using tools::report_json;
 
 namespace {
 
 // The export's options as the route names them: it takes none (60 Hz, the whole recording, the
 // command's ceiling).
-constexpr records::export_option_names viewer_export_names{"the ceiling", "the rate", "the start",
-                                                           "the end"};
+constexpr tools::export_option_names viewer_export_names{"the ceiling", "the rate", "the start",
+                                                         "the end"};
 
 // Whether the report says that this curve's own bytes are wrong (its keys, or its header).
 bool named_invalid(const report& rep, const curve_view& c) {
@@ -445,8 +445,7 @@ export_job::export_job(const viewer_site::source& source) : source_(source) {
                           planned.error == export_error::glb_too_large;
         refused_ = error_response(
             over ? 413 : 422, over ? "too_large" : "cannot_export",
-            records::describe_export_refusal(planned, export_options{}, viewer_export_names)
-                .message);
+            tools::describe_export_refusal(planned, export_options{}, viewer_export_names).message);
         return;
     }
     if (planned.buffer_bytes > export_max_held_bytes) {

@@ -16,7 +16,7 @@
 #include "os/ceilings.hpp"
 #include "os/threads.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 namespace {
 
@@ -600,4 +600,4 @@ void index_pool::finish() {
     while (consumed_ != submitted_) drain(true);
 }
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

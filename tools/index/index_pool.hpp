@@ -35,7 +35,7 @@
 #include "inputanim/inputanim.hpp"
 #include "inputanim/metrics.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 // The shard of a path among `shards`: FNV-1a (64 bits) of its bytes, modulo `shards`. Fixed by
 // docs/CLI.md, so that shards made by different machines and releases fit together.
@@ -281,7 +281,7 @@ class index_pool {
     std::vector<std::thread> workers_;
 };
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools
 
 template <>
-struct std::is_error_code_enum<inputanim::records::not_measured> : std::true_type {};
+struct std::is_error_code_enum<inputanim::tools::not_measured> : std::true_type {};

@@ -7,7 +7,7 @@
 #include "os/text.hpp"
 #include "report/report_json.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 namespace detail {
 
@@ -397,4 +397,4 @@ index_row make_row(row_source from) {
     return index_row(from.path, std::move(fields));
 }
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

@@ -15,7 +15,7 @@
 
 #include "inputanim/archive.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 // What a column holds, which decides its type in a frame.
 enum class column_type : std::uint8_t {
@@ -303,4 +303,4 @@ class index_row {
 // taken.
 index_row make_row(row_source from);
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

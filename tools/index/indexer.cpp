@@ -12,7 +12,7 @@
 #include "report/metrics_json.hpp"
 #include "report/report_json.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 namespace {
 
@@ -160,7 +160,7 @@ indexer::indexer(const index_plan& plan, sqlite_store* store, index_observer& ob
       observer_(observer),
       indexed_at_(now_ns()),
       checked_with_(options_json(plan.how)),
-      stored_options_(records::stored_options(plan)),
+      stored_options_(tools::stored_options(plan)),
       stored_options_text_(stored_options_.dump()),
       pool_(std::max(1u, plan.jobs), std::clamp<std::size_t>(std::size_t{64} * plan.jobs, 64, 8192),
             plan.how, plan.metrics, {plan.archives, plan.archive_budgets, plan.shard, plan.shards},
@@ -421,4 +421,4 @@ void indexer::prune() {
     }
 }
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

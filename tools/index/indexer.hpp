@@ -20,7 +20,7 @@
 #include "index/index_row.hpp"
 #include "index/sqlite_store.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 // What a PATH operand turned out to be: a folder walked whole, a file (or standard input), or one
 // that could not be walked whole (missing, or some folder in it could not be listed).
@@ -145,4 +145,4 @@ class indexer {
     index_pool pool_;
 };
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

@@ -20,7 +20,7 @@
 #include "os/output_file.hpp"
 #include "os/text.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 namespace {
 
@@ -968,4 +968,4 @@ void merge_indexes(const std::string& output, const std::vector<std::string>& in
     }
 }
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

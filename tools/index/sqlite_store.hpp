@@ -24,7 +24,7 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 // Any failure of the database: the message says what and why, and fault() whose it is.
 class store_error : public std::runtime_error {
@@ -231,4 +231,4 @@ std::optional<shard_claim> read_shard_claim(const std::string& file);
 // not_an_index for an input, shards_problem for the claims.
 void merge_indexes(const std::string& output, const std::vector<std::string>& inputs);
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 // The ceilings of the commands that evaluate a recording held whole (sample, metrics, and
 // index --metrics): a gzip file or standard input is read into memory up to the bytes, and a
@@ -18,4 +18,4 @@ inline constexpr std::uint64_t default_max_rows = 10'000'000;
 // holds a stack and, in the index, a read window.
 inline constexpr unsigned max_threads = 256;
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

@@ -20,7 +20,7 @@
 #include "inputanim/input.hpp"
 #include "os/text.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 namespace {
 
@@ -499,4 +499,4 @@ void remove_temporaries_on_signals() noexcept {
     }
 }
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

@@ -32,7 +32,7 @@
 
 #include "inputanim/writer.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 // Why an output is not written: "NAME: cannot write: REASON" when the system refused a step (exit
 // status 3), or why the name is not written at all when `refused` (a usage error, exit status 2).
@@ -119,7 +119,7 @@ std::optional<output_failure> database_target_problem(const std::string& name,
 // Makes SIGINT, SIGTERM and SIGHUP remove the temporary files of the outputs being written (and
 // a database's journal files beside them), then end the process by the same signal (a shell
 // reports 128 + its number). A signal whose disposition is to be ignored stays ignored. For the
-// command's main: a program embedding the records library (Python) keeps its own handlers.
+// command's main: a program embedding these libraries (Python) keeps its own handlers.
 void remove_temporaries_on_signals() noexcept;
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

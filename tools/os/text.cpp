@@ -7,7 +7,7 @@
 #include "inputanim/detail/decoders.hpp"
 #include "inputanim/detail/number_text.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 namespace {
 
@@ -112,4 +112,4 @@ std::string csv_field(std::string_view text) {
     return quoted + '"';
 }
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 // Whether `bytes` is well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF).
 bool valid_utf8(std::string_view bytes) noexcept;
@@ -31,4 +31,4 @@ std::string number_text(double v);
 
 std::string number_text(float v);
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

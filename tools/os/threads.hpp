@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 // Starts up to `n` threads running `body`, into `threads`; a thread the system refuses
 // (std::system_error) ends the starting. Returns the reason of the refusal, or no error.
@@ -22,4 +22,4 @@ std::error_code start_threads(unsigned n, std::vector<std::thread>& threads, con
     return {};
 }
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

@@ -5,7 +5,7 @@
 
 #include "os/text.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 namespace {
 
@@ -114,4 +114,4 @@ export_refusal describe_export_refusal(const export_result& r, const export_opti
     return {export_refusal_kind::options, "cannot export: " + r.error.message()};
 }
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

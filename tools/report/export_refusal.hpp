@@ -8,7 +8,7 @@
 
 #include "inputanim/export.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 // How an edge names the options an export refusal points at.
 struct export_option_names {
@@ -46,4 +46,4 @@ export_refusal describe_export_refusal(const export_result& r, const export_opti
 // Whether `r`'s error is a refusal (export or grid category), not the sink's or the system's.
 bool is_export_refusal(const export_result& r) noexcept;
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

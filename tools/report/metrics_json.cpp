@@ -5,7 +5,7 @@
 
 #include "report/report_json.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 using nlohmann::json;
 
@@ -171,4 +171,4 @@ json metrics_options_json(const metrics_options& o) {
             {"min_fixation", o.min_fixation}};
 }
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

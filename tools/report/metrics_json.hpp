@@ -12,7 +12,7 @@
 
 #include "inputanim/metrics.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 // A field's name and value, in the order of the CSV columns; null when not defined.
 using fields = std::vector<std::pair<std::string, nlohmann::json>>;
@@ -75,4 +75,4 @@ std::vector<fields> event_rows(event_collector& e);
 // The fields of an event of that kind (the columns of its table).
 fields event_header(event_kind kind);
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

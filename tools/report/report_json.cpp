@@ -8,7 +8,7 @@
 #include "inputanim/detail/number_text.hpp"
 #include "os/text.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 namespace {
 
@@ -132,4 +132,4 @@ nlohmann::json options_json(const validate_options& how) {
     };
 }
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools

@@ -14,7 +14,7 @@
 #include "inputanim/error.hpp"
 #include "inputanim/validate.hpp"
 
-namespace inputanim::records {
+namespace inputanim::tools {
 
 // {"valid", "bytes", "version", "layout", "has_camera", "has_hands", "has_gaze", "curves",
 //  "keyframes", "markers", "start", "duration", "warnings", "warnings_found", "checked_with"
@@ -60,4 +60,4 @@ nlohmann::json warning_json(const warning& w);
 // 0.1f prints as 0.1, not as the double 0.10000000149011612).
 double json_number(float v);
 
-}  // namespace inputanim::records
+}  // namespace inputanim::tools
