@@ -528,20 +528,29 @@ std::error_code measure(const recording& rec, const metrics_options& options,
     }
     if (rs.row_count() != rs.point_count()) return metrics_error::shared_times;
 
-    // The hands' curves by path: the tracked and pinching states, then the joint's position.
-    if (head_exists) rs.select("camera.**");
-    if (gaze_exists) rs.select("gaze.**");
+    // The curves measured, by id (the resampler keeps them in id order whatever the order they
+    // are selected in): the head's pose, the gaze ray, and each hand's tracked and pinching states
+    // and the joint's position. Selected by path globs, matching them took two thirds of the
+    // instructions of `index --metrics` over 15 s recordings.
+    std::array<curve_id, pose_channel_count + ray_channel_count + 2 * (2 + 3)> ids{};
+    std::size_t n = 0;
+    if (head_exists) {
+        for (std::size_t c = 0; c < pose_channel_count; ++c)
+            ids[n++] = camera_curve(pose_channel(c));
+    }
+    if (gaze_exists) {
+        for (std::size_t c = 0; c < ray_channel_count; ++c) ids[n++] = gaze_curve(ray_channel(c));
+    }
     for (const side s : {side::left, side::right}) {
         if (!hand_exists[side_index(s)]) continue;
-        rs.select(s == side::left ? "hand.left.*" : "hand.right.*");
-        // "hand.left.joint.Palm.position.x" with its last character a wildcard.
-        const std::string_view x_path =
-            curve_path(joint_curve(s, options.joint, pose_channel::position_x));
-        std::array<char, 64> glob{};
-        std::copy(x_path.begin(), x_path.end(), glob.begin());
-        glob[x_path.size() - 1] = '*';
-        rs.select({glob.data(), x_path.size()});
+        const bool left = s == side::left;
+        ids[n++] = hand_state_curve(left ? hand_state::left_tracked : hand_state::right_tracked);
+        ids[n++] = hand_state_curve(left ? hand_state::left_pinching : hand_state::right_pinching);
+        for (const pose_channel c :
+             {pose_channel::position_x, pose_channel::position_y, pose_channel::position_z})
+            ids[n++] = joint_curve(s, options.joint, c);
     }
+    rs.select(std::span<const curve_id>(ids.data(), n));
     std::array<std::size_t, slot_count> column{};
     std::array<bool, slot_count> used{};
     for (std::size_t c = 0; c < rs.curves().size(); ++c) {
