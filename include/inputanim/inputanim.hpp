@@ -8,6 +8,7 @@
 #include "inputanim/export.hpp"
 #include "inputanim/format.hpp"
 #include "inputanim/input.hpp"
+#include "inputanim/limits.hpp"
 #include "inputanim/loaded.hpp"
 #include "inputanim/mapped_file.hpp"
 #include "inputanim/metrics.hpp"
