@@ -1,7 +1,11 @@
 #include "index/index_row.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "index/index_pool.hpp"
 #include "os/text.hpp"
@@ -24,10 +28,8 @@ void put_hex(nlohmann::json::object_t& fields, std::string_view name, std::strin
 
 }  // namespace
 
-void from_report(row_source& from, std::string_view name, nlohmann::json::object_t& fields) {
-    // The field's node moves over whole: a row costs no copy of its report.
-    auto& report = from.report.get_ref<nlohmann::json::object_t&>();
-    if (const auto it = report.find(name); it != report.end()) fields.insert(report.extract(it));
+void from_report(row_source&, std::string_view, nlohmann::json::object_t&) {
+    // Nothing to move: make_row begins the row with the report's fields that such columns name.
 }
 
 void path_text(row_source& from, std::string_view name, nlohmann::json::object_t& fields) {
@@ -387,13 +389,40 @@ const std::string& index_row::json_text() const {
     return *text_;
 }
 
+namespace {
+
+// The names of the report's fields a row keeps, sorted as an object's keys are: the columns whose
+// source is the report, and the metrics columns.
+const std::vector<std::string_view>& report_field_names() {
+    static const std::vector<std::string_view> names = [] {
+        std::vector<std::string_view> v;
+        for (const index_table_column& c : index_table) {
+            if (c.field == &detail::from_report) v.push_back(c.name);
+        }
+        for (const index_column& c : metrics_columns) v.push_back(c.name);
+        std::sort(v.begin(), v.end());
+        return v;
+    }();
+    return names;
+}
+
+}  // namespace
+
 index_row make_row(row_source from) {
-    nlohmann::json fields = nlohmann::json::object();
+    // The report's object becomes the row, less the fields no column takes, in one pass over its
+    // keys and the names, both sorted: moving each field over by name (a lookup and an insert a
+    // column) was 3% of the instructions of `index` over small files.
+    nlohmann::json fields = std::exchange(from.report, nlohmann::json::object());
     auto& object = fields.get_ref<nlohmann::json::object_t&>();
+    const std::vector<std::string_view>& kept = report_field_names();
+    auto name = kept.begin();
+    for (auto it = object.begin(); it != object.end();) {
+        while (name != kept.end() && *name < it->first) ++name;
+        it = name != kept.end() && *name == it->first ? std::next(it) : object.erase(it);
+    }
     for (const index_table_column& c : index_table) {
         if (c.field) c.field(from, c.name, object);
     }
-    for (const index_column& c : metrics_columns) detail::from_report(from, c.name, object);
     return index_row(from.path, std::move(fields));
 }
 

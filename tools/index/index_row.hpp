@@ -43,7 +43,7 @@ struct row_source {
     std::string_view path;
     // The fields the file's check gave: report_json's (with index --metrics, "metrics" and
     // "metrics_error" as the run adds them), or those of a file that could not be read ("valid",
-    // "error", "checked_with"). An object; the row takes its fields out.
+    // "error", "checked_with"). An object; the row takes it over.
     nlohmann::json report = nlohmann::json::object();
     // A member of an archive: the archive's name and the member. An archive whose walk stopped:
     // its name, no member. A file: neither.
@@ -60,7 +60,8 @@ using row_field = void (*)(row_source& from, std::string_view name,
                            nlohmann::json::object_t& fields);
 
 namespace detail {
-// The field of that name of the report, when it has one.
+// The field of that name of the report, when it has one: make_row begins the row with the
+// report's fields that these columns (and the metrics columns) name, so this moves nothing.
 void from_report(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
 // The path; its bytes as hex (hex_bytes) when it is not UTF-8.
 void path_text(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
