@@ -7,57 +7,53 @@
 set(doc_file ${ROOT}/docs/FORMAT.md)
 set(rules_file ${ROOT}/lib/detail/rules.hpp)
 
-# names_returned_by(<var> <file> <signature regex>): the string literals the function whose
-# definition starts with the signature returns, up to its closing brace in column 0.
-function(names_returned_by var file signature)
+# block_of(<var> <file> <head regex> <end> <what>): the text of `file` from the line the head
+# regex matches (through its end of line) up to `end`, which closes the block in column 0.
+function(block_of var file head_regex end what)
   file(READ ${ROOT}/${file} source)
-  string(REGEX MATCH "${signature}[^\n]*\\{\n" head "${source}")
+  string(REGEX MATCH "${head_regex}" head "${source}")
   if(NOT head)
-    message(FATAL_ERROR "no definition matching '${signature}' in ${file}: update "
-                        "tests/scripts/format_doc.cmake to where the names are now")
+    message(FATAL_ERROR "no ${what} in ${file}: update tests/scripts/format_doc.cmake to where "
+                        "the names are now")
   endif()
   string(FIND "${source}" "${head}" at)
   string(SUBSTRING "${source}" ${at} -1 body)
-  string(FIND "${body}" "\n}\n" end)
-  string(SUBSTRING "${body}" 0 ${end} body)
-  # Without the statement's semicolon, which would split CMake's list.
-  string(REGEX MATCHALL "return \"[^\"]+\"" returns "${body}")
+  string(FIND "${body}" "${end}" stop)
+  string(SUBSTRING "${body}" 0 ${stop} body)
+  set(${var} "${body}" PARENT_SCOPE)
+endfunction()
+
+# names_from(<var> <text> <match regex> <name regex> <what>): the names the match regex finds in
+# the text, each the first group of the name regex; a fatal error when there is none (a table read
+# as empty would make every check below pass: a parse gone wrong, not a success).
+function(names_from var text match name_regex what)
+  string(REGEX MATCHALL "${match}" found "${text}")
   set(names "")
-  foreach(r IN LISTS returns)
-    string(REGEX REPLACE "^return \"([^\"]+)\"$" "\\1" name "${r}")
+  foreach(f IN LISTS found)
+    string(REGEX REPLACE "${name_regex}" "\\1" name "${f}")
     list(APPEND names ${name})
   endforeach()
-  # A table read as empty would make every check below pass: a parse gone wrong, not a success.
   if(NOT names)
-    message(FATAL_ERROR "read no names from '${signature}' in ${file}: update "
-                        "tests/scripts/format_doc.cmake")
+    message(FATAL_ERROR "read no names from ${what}: update tests/scripts/format_doc.cmake")
   endif()
+  set(${var} ${names} PARENT_SCOPE)
+endfunction()
+
+# names_returned_by(<var> <file> <signature regex>): the string literals the function whose
+# definition starts with the signature returns, up to its closing brace in column 0.
+function(names_returned_by var file signature)
+  block_of(body ${file} "${signature}[^\n]*\\{\n" "\n}\n" "definition matching '${signature}'")
+  # Without the statement's semicolon, which would split CMake's list.
+  names_from(names "${body}" "return \"[^\"]+\"" "^return \"([^\"]+)\"$" "'${signature}' in ${file}")
   set(${var} ${names} PARENT_SCOPE)
 endfunction()
 
 # names_in_rows(<var> <file> <table> <enum>): the names of the rows ({<enum>::code, "name", ...})
 # of the code table whose definition names `table`, up to its closing "};" in column 0.
 function(names_in_rows var file table enum)
-  file(READ ${ROOT}/${file} source)
-  string(REGEX MATCH "[^\n]* ${table}\\[\\] = \\{\n" head "${source}")
-  if(NOT head)
-    message(FATAL_ERROR "no table ${table} in ${file}: update tests/scripts/format_doc.cmake to "
-                        "where the names are now")
-  endif()
-  string(FIND "${source}" "${head}" at)
-  string(SUBSTRING "${source}" ${at} -1 body)
-  string(FIND "${body}" "\n};\n" end)
-  string(SUBSTRING "${body}" 0 ${end} body)
-  string(REGEX MATCHALL "\\{${enum}::[a-z_0-9]+,[ \n]+\"[^\"]+\"" rows "${body}")
-  set(names "")
-  foreach(r IN LISTS rows)
-    string(REGEX REPLACE "^.*\"([^\"]+)\"$" "\\1" name "${r}")
-    list(APPEND names ${name})
-  endforeach()
-  if(NOT names)
-    message(FATAL_ERROR "read no names from ${table} in ${file}: update "
-                        "tests/scripts/format_doc.cmake")
-  endif()
+  block_of(body ${file} "[^\n]* ${table}\\[\\] = \\{\n" "\n};\n" "table ${table}")
+  names_from(names "${body}" "\\{${enum}::[a-z_0-9]+,[ \n]+\"[^\"]+\"" "^.*\"([^\"]+)\"$"
+             "${table} in ${file}")
   set(${var} ${names} PARENT_SCOPE)
 endfunction()
 
