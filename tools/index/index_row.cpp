@@ -107,6 +107,10 @@ value text(std::string v) {
     return sql_value(std::move(v));
 }
 
+value text_of(std::string_view v) {
+    return sql_value(v);
+}
+
 // The summary of a file that was read; none for one that could not be.
 const summary* summary_of(const store_source& from) {
     return from.result.outcome == file_outcome::unreadable ? nullptr : &from.result.rep.summary;
@@ -163,7 +167,7 @@ const nlohmann::json* error_field(const store_source& from, std::string_view key
 
 value error_text(const store_source& from, std::string_view key) {
     const nlohmann::json* v = error_field(from, key);
-    return v ? text(v->get<std::string>()) : std::nullopt;
+    return v ? text_of(v->get_ref<const std::string&>()) : std::nullopt;
 }
 
 value error_integer(const store_source& from, std::string_view key) {
@@ -187,12 +191,12 @@ value bytes(const store_source& from) {
 
 value version(const store_source& from) {
     const summary* s = header_of(from);
-    return s ? text(std::string(version_name(s->edition, s->major, s->minor))) : std::nullopt;
+    return s ? text_of(version_name(s->edition, s->major, s->minor)) : std::nullopt;
 }
 
 value layout(const store_source& from) {
     const summary* s = header_of(from);
-    return s ? text(std::string(layout_name(s->layout))) : std::nullopt;
+    return s ? text_of(layout_name(s->layout)) : std::nullopt;
 }
 
 value has_camera(const store_source& from) {
@@ -242,7 +246,7 @@ value warnings_found(const store_source& from) {
 
 // A file that could not be read has the code of why (unreadable, io_error) and its message.
 value error_code(const store_source& from) {
-    if (!summary_of(from)) return text(from.result.failure_code);
+    if (!summary_of(from)) return text_of(from.result.failure_code);
     return error_text(from, "code");
 }
 
@@ -297,7 +301,7 @@ value checked_with(const store_source& from) {
 }
 
 value report(const store_source& from) {
-    return text(std::string(from.report));
+    return text_of(from.report);
 }
 
 value indexed_at(const store_source& from) {

@@ -105,8 +105,10 @@ struct sql_path {
     std::string_view bytes;
 };
 
-// A value bound to a column of table recordings.
-using sql_value = std::variant<std::int64_t, double, std::string, sql_path>;
+// A value bound to a column of table recordings: text made for it (std::string), or text that
+// lives as long as the row's source (std::string_view: the row's line, its error's fields, static
+// names), bound without a copy of its own.
+using sql_value = std::variant<std::int64_t, double, std::string, std::string_view, sql_path>;
 
 // Where a column of table recordings comes from: its value in the row stored from `from`, or
 // none for NULL.
