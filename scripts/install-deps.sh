@@ -20,6 +20,9 @@ packages=(
   chromium chromium-driver python3-selenium
   # Reading the exported Unity clips back (python/tests/test_export.py).
   python3-yaml
+  # The importers (import/): Unity's text YAML and glTF, each read with a library of its own; and
+  # Blender, whose glTF exporter writes files the glTF importer's tests read.
+  libyaml-cpp-dev libtinygltf-dev blender
 )
 # The viewer's page is bundled with npm (web/); a machine that has Node.js already keeps its own.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
