@@ -24,6 +24,8 @@ constexpr detail::code_row<import_error> import_rows[] = {
     {import_error::limit_exceeded, "limit_exceeded", "the recording would pass a configured limit"},
     {import_error::not_finite, "not_finite", "a key time or value is not finite"},
     {import_error::unsorted_keys, "unsorted_keys", "a curve's key times do not increase"},
+    {import_error::bad_field, "bad_field",
+     "a bool value, weighted mode, wrap mode or marker name the format cannot hold"},
     {import_error::binary_clip, "binary_clip",
      "a Unity file serialised as binary; save it with Force Text"},
     {import_error::bad_yaml, "bad_yaml", "the input is not YAML"},
@@ -47,12 +49,15 @@ constexpr detail::code_table<import_error> import_codes{import_rows, "unknown er
 import_error import_code_of(errc code) noexcept {
     switch (code) {
         case errc::non_finite:
-        case errc::bad_bool_value:
             return import_error::not_finite;
         case errc::unsorted_keys:
             return import_error::unsorted_keys;
-        default:
+        case errc::limit_exceeded:
             return import_error::limit_exceeded;
+        default:
+            // What else a written model can break: bad_bool_value, bad_weighted_mode,
+            // bad_wrap_mode, bad_utf8.
+            return import_error::bad_field;
     }
 }
 

@@ -48,6 +48,9 @@ enum class import_error : std::uint8_t {
     not_finite,
     // A curve's key times that go backwards.
     unsorted_keys,
+    // A field the format cannot hold: a bool curve's value other than 0 or 1, a weighted mode
+    // outside 0 to 3, a wrap mode Unity does not have, a marker name that is not UTF-8.
+    bad_field,
 
     // .anim: a Unity file serialised as binary, not as text ("Force Text").
     binary_clip,
