@@ -662,6 +662,52 @@ whole_input read_whole(input& in, const validate_options& options,
     return w;
 }
 
+error read_content(input& in, std::uint64_t max_bytes, std::vector<std::byte>& out,
+                   std::error_code& io) noexcept {
+    out.clear();
+    io.clear();
+    keeper keep(out, max_bytes);
+    bool over = false;
+    const auto take = [&](std::span<const std::byte> piece) {
+        if (piece.size() > max_bytes - out.size()) {
+            over = true;
+            return false;
+        }
+        return keep.receive(piece);
+    };
+    detail::gzip_inflater inflater;
+    std::array<std::byte, chunk_size> chunk;
+    bool first = true;
+    bool gzip = false;
+    for (;;) {
+        const std::size_t n = in.read(chunk, io);
+        if (io || n == 0) break;
+        const std::span<const std::byte> got(chunk.data(), n);
+        if (first) gzip = detail::is_gzip(got);
+        first = false;
+        if (!(gzip ? inflater.write(got, take) : take(got))) break;
+    }
+    error e;
+    if (io && io.category() == error_category()) {
+        e = in.fault();
+        io.clear();
+    } else if (keep.out_of_memory() || inflater.fault() == detail::gzip_fault::no_memory) {
+        io = std::make_error_code(std::errc::not_enough_memory);
+    } else if (over) {
+        limits lim;
+        lim.max_bytes = max_bytes;
+        e = size_error(max_bytes + 1, lim);
+    } else if (!io && gzip && inflater.finish() != detail::gzip_fault::none) {
+        e.code = errc::bad_compression;
+        e.offset = inflater.fault_offset();
+    }
+    if (io || e) {
+        out.clear();
+        out.shrink_to_fit();
+    }
+    return e;
+}
+
 std::size_t recording_head(const input& in, std::span<std::byte> head,
                            std::error_code& ec) noexcept {
     ec.clear();

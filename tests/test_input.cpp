@@ -477,3 +477,63 @@ TEST(ChunkValidator, AReceiverThatSaysStopStopsTheInput) {
 }
 
 }  // namespace
+
+// read_content: whatever the content's format (the importers'), the bytes whole, inflated when
+// they are gzip, up to a ceiling.
+namespace {
+
+bytes text_bytes(const std::string& text) {
+    const auto b = std::as_bytes(std::span(text.data(), text.size()));
+    return bytes(b.begin(), b.end());
+}
+
+}  // namespace
+
+TEST(ReadContent, AFileIsReadWholeAndGzipInflated) {
+    const bytes text = text_bytes("t,camera.position.x\n0,1\n");
+    for (const bool gzip : {false, true}) {
+        std::error_code ec;
+        input in = input::from_bytes(gzip ? gzip_compress(text) : text, ec);
+        ASSERT_FALSE(ec);
+        std::vector<std::byte> out;
+        EXPECT_FALSE(read_content(in, 1000, out, ec));
+        EXPECT_FALSE(ec);
+        EXPECT_EQ(bytes(out.begin(), out.end()), text) << (gzip ? "gzip" : "plain");
+    }
+}
+
+TEST(ReadContent, AStreamIsReadToItsEnd) {
+    const bytes text = text_bytes(std::string(200'000, 'x'));
+    piped p(text);
+    std::error_code ec;
+    input in = input::from_fd(p.read_end, ec);
+    ASSERT_FALSE(ec);
+    std::vector<std::byte> out;
+    EXPECT_FALSE(read_content(in, text.size(), out, ec));
+    EXPECT_FALSE(ec);
+    EXPECT_EQ(out.size(), text.size());
+}
+
+TEST(ReadContent, PastTheCeilingNothingIsKept) {
+    const bytes text = text_bytes(std::string(5000, 'x'));
+    for (const bool gzip : {false, true}) {
+        std::error_code ec;
+        input in = input::from_bytes(gzip ? gzip_compress(text) : text, ec);
+        std::vector<std::byte> out;
+        const error e = read_content(in, 4999, out, ec);
+        EXPECT_EQ(e.code, errc::limit_exceeded);
+        EXPECT_EQ(e.limit, limit_kind::bytes);
+        EXPECT_FALSE(ec);
+        EXPECT_TRUE(out.empty());
+    }
+}
+
+TEST(ReadContent, DamagedGzipIsBadCompression) {
+    bytes z = gzip_compress(text_bytes(std::string(5000, 'x')));
+    z.resize(z.size() - 6);
+    std::error_code ec;
+    input in = input::from_bytes(z, ec);
+    std::vector<std::byte> out;
+    EXPECT_EQ(read_content(in, 100'000, out, ec).code, errc::bad_compression);
+    EXPECT_TRUE(out.empty());
+}

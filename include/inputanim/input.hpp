@@ -303,6 +303,16 @@ struct whole_input {
 whole_input read_whole(input& in, const validate_options& options,
                        std::vector<std::byte>& storage) noexcept;
 
+// The whole content of `in` whatever its format, for what a library that allocates as it parses
+// reads whole (the importers' YAML, glTF and CSV; import.hpp): read with read(), never through
+// the mapping (a concurrent truncation would fault a parser that cannot run under guarded()), and
+// inflated when its first bytes are gzip's, into `out`. Past `max_bytes` (inflated) it stops:
+// limit_exceeded (limit bytes, at offset max_bytes), with nothing kept; a damaged gzip stream is
+// bad_compression, at the compressed bytes taken; an archive member's damage, the member's fault.
+// A read that failed, or memory refused (not_enough_memory), is `io`.
+error read_content(input& in, std::uint64_t max_bytes, std::vector<std::byte>& out,
+                   std::error_code& io) noexcept;
+
 // The first bytes of the recording in a mapped input, inflated when it is gzip, into `head` (as
 // many as there are, up to head.size()): enough to tell a recording by its magic.
 std::size_t recording_head(const input& in, std::span<std::byte> head,
