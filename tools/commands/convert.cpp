@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "conversion_warnings.hpp"
 #include "options.hpp"
 #include "reading.hpp"
 
@@ -40,10 +41,6 @@ struct convert_cli_options {
     inputanim::level level = level::full;
     std::uint64_t max_bytes = default_max_whole_bytes;
 };
-
-void warn(const std::string& file, const std::string& message) {
-    std::cerr << "inputanim: " << printable(file) << ": warning: " << message << '\n';
-}
 
 // What the command line alone can tell is wrong, before any file is opened.
 std::optional<std::string> option_problem(const convert_cli_options& o) {
@@ -208,47 +205,6 @@ class arriving_conversion final : public recording_receiver {
     stop stop_ = stop::none;
 };
 
-void print_warnings(const std::string& file, const convert_result& r) {
-    const auto n = [](std::uint64_t v) { return std::to_string(v); };
-    if (r.gaze_curves_dropped != 0) {
-        warn(file, "version 1.0 has no eye gaze: " + n(r.gaze_curves_dropped) + " gaze curves (" +
-                       n(r.gaze_keys_dropped) + " keys) left out");
-    }
-    if (r.empty_curves_added != 0) {
-        warn(file, n(r.empty_curves_added) +
-                       " curves written empty: the recording lacks their block and version 1.0 "
-                       "always holds camera and hands");
-    }
-    if (r.curved_curves != 0) {
-        warn(file, n(r.curved_curves) + " curves (" + n(r.curved_keys) +
-                       " keys) have tangents or weights the compact layout cannot hold: they now "
-                       "play back linearly between their keys");
-    }
-    if (r.curved_edges != 0) {
-        warn(file, n(r.curved_edges) +
-                       " curved segments cut by the window play back linearly from the cut to "
-                       "their next key");
-    }
-    if (r.markers_dropped != 0) {
-        warn(file, n(r.markers_dropped) + " markers outside the window left out");
-    }
-    if (r.keys_nudged != 0) {
-        warn(file, n(r.keys_nudged) +
-                       " keys moved to the next float time so that key times keep increasing "
-                       "after the shift");
-    }
-    if (r.curves_not_thinned != 0) {
-        warn(file, n(r.curves_not_thinned) +
-                       " curves with tangents or weights not thinned (the thinning measures "
-                       "straight lines)");
-    }
-    if (r.marker_list_added) {
-        warn(file,
-             "the recording has no marker list (markers unknown): the output has an empty "
-             "one");
-    }
-}
-
 // The error line of `validate` for a source found invalid; a content error says that level
 // structure would convert it.
 int invalid_source(const std::string& file, const inputanim::error& e) {
@@ -302,7 +258,7 @@ int convert_arriving(const convert_cli_options& o, std::span<const std::string> 
     }
     if (result && result->error != convert_error::cannot_frame) {
         if (const std::optional<int> failed = commit_output(out, result->error)) return *failed;
-        print_warnings(o.input, *result);
+        print_conversion_warnings(o.input, *result);
         return finish_output(o.output);
     }
     // The converter could not frame bytes the validator passed (the fuzz harness checks that it
@@ -433,7 +389,7 @@ int run_convert(const convert_cli_options& o) {
         return exit_invalid;
     }
     if (const std::optional<int> failed = commit_output(out, result.error)) return *failed;
-    print_warnings(o.input, result);
+    print_conversion_warnings(o.input, result);
     return finish_output(o.output);
 }
 
