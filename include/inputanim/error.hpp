@@ -13,6 +13,7 @@
 //   inputanim.convert           convert_error  convert.hpp   result_out_of_range (the shift's)
 //   inputanim.encoder           encoder_error  writer.hpp    value_too_large
 //   inputanim.not_regular_file  S_IFMT bits    input.hpp     none
+//   inputanim.import            import_error   import.hpp    none (the importers, import/)
 //
 // errc: the bytes break the format, or the input or archive around them is damaged (the verdicts
 // of validate and the readers). option_error: an option of convert, generate or a thinning is out
@@ -20,6 +21,7 @@
 // cannot step through. export_error: an export is refused. convert_error: a conversion stops for a
 // reason of its own (bytes it cannot frame, a shift past the largest float). encoder_error: a
 // count or a name length past the format's Int32. not_regular_file: an input refused for its type.
+// import_error: a file of another format (a Unity clip, glTF, CSV) that cannot become a recording.
 // Every other failure is a std::errc, or the system's errno, in its POSIX meaning: a file that
 // cannot be opened, memory refused (not_enough_memory), a read that failed or came up short
 // (io_error), a directory where a file was wanted (is_a_directory), a call out of order or an
