@@ -318,16 +318,13 @@ std::optional<import_result> buffers::load(const json& doc, const container& c,
             const std::string_view payload = std::string_view(text).substr(comma + 1);
             const std::optional<std::uint64_t> n = base64_size(payload);
             if (!n) return refuse(import_error::bad_data_uri, which + ": its data is not base64");
-            if (*n > ceiling) {
-                return refuse(import_error::too_large, which + ": " + std::to_string(*n) +
-                                                           " bytes, more than --max-bytes " +
-                                                           std::to_string(ceiling));
-            }
             if (*n < lengths[i]) {
                 return refuse(import_error::bad_accessor,
                               which + ": byteLength " + std::to_string(lengths[i]) +
                                   " past its data URI's " + std::to_string(*n) + " bytes");
             }
+            // Its size is known before it is decoded, and is at most three quarters of the
+            // input's, which max_bytes bounds.
             out.reserve(*n);
             base64_decode(payload, out);
             continue;
@@ -941,11 +938,14 @@ std::optional<import_result> importer::import_tracked(const target& t, curve_id 
         keys = {{first_time_, rest_on ? 1.0f : 0.0f}};
         return std::nullopt;
     }
-    // A key where the state changes, as MRTK writes a bool curve; a key whose time does not
-    // follow the one before is kept too, for the check every import ends with to refuse.
+    // A key where the state changes, as MRTK writes a bool curve. A time that does not follow
+    // the one before keeps both keys, for the check every import ends with to refuse.
     for (std::size_t k = 0; k < sc.times.size(); ++k) {
         const float v = on(sc.value(k)) ? 1.0f : 0.0f;
         const bool ordered = k == 0 || sc.times[k] > sc.times[k - 1];
+        if (!ordered && keys.back().time != sc.times[k - 1]) {
+            keys.push_back({sc.times[k - 1], on(sc.value(k - 1)) ? 1.0f : 0.0f});
+        }
         if (keys.empty() || keys.back().value != v || !ordered) keys.push_back({sc.times[k], v});
     }
     return std::nullopt;
