@@ -365,7 +365,7 @@ std::optional<import_result> buffers::load(const json& doc, const container& c,
 json structure_of(const json& doc) {
     json slim = json::object();
     slim["asset"] = json{{"version", "2.0"}};
-    for (const char* key : {"accessors", "bufferViews", "scenes"}) {
+    for (const char* key : {"accessors", "bufferViews"}) {
         if (doc.contains(key)) slim[key] = doc[key];
     }
     if (doc.contains("nodes") && doc["nodes"].is_array()) {
@@ -506,8 +506,6 @@ class importer {
     std::optional<import_result> find_channels();
     placement rest_of(int node, bool with_scale);
     placement parent_of(int node, int hand);
-    std::optional<import_result> read_times(const tinygltf::AnimationSampler& s,
-                                            std::uint64_t count, track& t);
     std::optional<import_result> view_of(int accessor, values_kind kind, std::uint64_t count,
                                          accessor_view& v);
     // The sampler of `t`'s channel `path` read into `out` once `curves` keys each are taken
@@ -753,16 +751,6 @@ std::optional<import_result> importer::view_of(int index, values_kind kind, std:
     return std::nullopt;
 }
 
-std::optional<import_result> importer::read_times(const tinygltf::AnimationSampler& s,
-                                                  std::uint64_t count, track& t) {
-    accessor_view v;
-    if (auto r = view_of(s.input, values_kind::times, count, v)) return r;
-    for (std::uint64_t k = 0; k < v.count; ++k) {
-        t.times.push_back(recording_time(v.component_at(k, 0)));
-    }
-    return std::nullopt;
-}
-
 std::optional<import_result> importer::read_track(const target& tg, path_index path,
                                                   std::span<const curve_id> curves, track& out,
                                                   bool& has) {
@@ -789,12 +777,16 @@ std::optional<import_result> importer::read_track(const target& tg, path_index p
     for (const curve_id id : curves) {
         if (auto r = budget_.take_keys(count, curve_path(id))) return r;
     }
+    // Then both accessors within their buffers, before anything is allocated for their elements.
     const std::uint64_t values = out.interp == interpolation::cubic ? 3 * count : count;
-    out.times.reserve(count);
-    if (auto r = read_times(s, count, out)) return r;
-    accessor_view v;
+    accessor_view times, v;
+    if (auto r = view_of(s.input, values_kind::times, count, times)) return r;
     const values_kind kind = path == rotation_path ? values_kind::rotation : values_kind::vec3;
     if (auto r = view_of(s.output, kind, values, v)) return r;
+    out.times.resize(count);
+    for (std::uint64_t k = 0; k < count; ++k) {
+        out.times[k] = recording_time(times.component_at(k, 0));
+    }
     out.values.resize(values);
     for (std::uint64_t k = 0; k < values; ++k) {
         for (int i = 0; i < v.width; ++i) out.values[k][i] = v.component_at(k, i);

@@ -190,6 +190,15 @@ TEST(ImportGltfErrors, ASamplerOfABillionKeysIsRefusedByTheKeyBudgetBeforeItIsRe
     EXPECT_EQ(import_text(head_motion().gltf(), o).error, import_error::limit_exceeded);
 }
 
+TEST(ImportGltfErrors, WithoutACeilingABillionKeysAreCheckedAgainstTheirBufferBeforeAllocating) {
+    // The default limits take 10^9 keys a curve: the accessors, past their 24 bytes, are refused
+    // before 4 GB are allocated for their times.
+    gltf_builder b = head_motion();
+    b.doc["accessors"][0]["count"] = 1000000000;
+    b.doc["accessors"][1]["count"] = 1000000000;
+    EXPECT_EQ(import_text(b.gltf()).error, import_error::bad_accessor);
+}
+
 TEST(ImportGltfErrors, ASamplerThatCannotBeReadIsBadSampler) {
     gltf_builder b = head_motion();
     b.doc["animations"][0]["samplers"][0]["interpolation"] = "SMOOTH";
