@@ -467,27 +467,22 @@ struct track {
     }
 };
 
-// A curve's keys for a value at each key of `t`: the interpolation's tangents, the
-// values and tangents given by `of` (the key's value, in- and out-tangent).
-struct key_values {
-    float value = 0.0f;
-    float in = 0.0f;
-    float out = 0.0f;
-};
-
 class importer {
   public:
     importer(const tinygltf::Model& g, const json& doc, const buffers& b,
              const import_options& options, model& out)
-        : g_(g), doc_(doc), buffers_(b), options_(options), budget_(options.limits), out_(out) {}
+        : g_(g), doc_(doc), buffers_(b), budget_(options.limits), out_(out) {}
 
     std::optional<import_result> run();
     std::vector<std::string> warnings;
 
   private:
-    // A warning once, however many nodes meet it.
+    // A warning once, however many nodes meet it, and a few dozen at most: a document may
+    // repeat a name or a channel as often as its size allows.
     void warn(std::string w) {
-        if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) {
+        constexpr std::size_t max_warnings = 64;
+        if (warnings.size() < max_warnings &&
+            std::find(warnings.begin(), warnings.end(), w) == warnings.end()) {
             warnings.push_back(std::move(w));
         }
     }
@@ -523,7 +518,6 @@ class importer {
     const tinygltf::Model& g_;
     const json& doc_;
     const buffers& buffers_;
-    const import_options& options_;
     key_budget budget_;
     model& out_;
     std::vector<int> parents_;
