@@ -21,10 +21,12 @@ namespace {
 
 // A head moving over two keys: the document each test breaks in one place.
 gltf_builder head_motion() {
+    // Accessor 0 the times, 1 the values (a function's arguments have no order).
     gltf_builder b;
     const int head = b.node("head");
-    b.channel(head, "translation", b.floats({0.0f, 1.0f}, "SCALAR"),
-              b.floats({1, 2, 3, 4, 5, 6}, "VEC3"));
+    const int times = b.floats({0.0f, 1.0f}, "SCALAR");
+    const int values = b.floats({1, 2, 3, 4, 5, 6}, "VEC3");
+    b.channel(head, "translation", times, values);
     return b;
 }
 
