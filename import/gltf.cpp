@@ -59,6 +59,13 @@ vec3 rotate(const quatd& q, const vec3& v) noexcept {
     return {p.x, p.y, p.z};
 }
 
+// `q` of unit length; the identity for a zero or non-finite one.
+quatd unit(const quatd& q) noexcept {
+    const double len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    if (!(len > 0.0) || !std::isfinite(len)) return {};
+    return {q.x / len, q.y / len, q.z / len, q.w / len};
+}
+
 // A node's place in the recording's frame: a rotation, a uniform scale, then a translation.
 struct placement {
     quatd rotation;
@@ -499,7 +506,11 @@ class importer {
     std::optional<import_result> check_nodes();
     int find_node(std::string_view name);
     std::optional<import_result> find_channels();
-    placement rest_of(int node, bool with_scale);
+    // The node's rest transform (glTF's translation, rotation and scale, or its matrix); for an
+    // ancestor (`as_ancestor`), with the channels that do not move.
+    placement rest_of(int node, bool with_scale, bool as_ancestor = false);
+    // The value of a channel whose keys are all equal, or nullopt.
+    std::optional<std::array<double, 4>> constant_of(int sampler, path_index path);
     placement parent_of(int node, int hand);
     std::optional<import_result> view_of(int accessor, values_kind kind, std::uint64_t count,
                                          accessor_view& v);
@@ -612,8 +623,34 @@ std::optional<import_result> importer::find_channels() {
     return std::nullopt;
 }
 
-// The node's rest transform (glTF's translation, rotation, scale, or its matrix).
-placement importer::rest_of(int node, bool with_scale) {
+std::optional<std::array<double, 4>> importer::constant_of(int sampler, path_index path) {
+    const tinygltf::AnimationSampler& s = g_.animations[animation_].samplers[sampler];
+    if (s.input < 0 || static_cast<std::size_t>(s.input) >= g_.accessors.size()) {
+        return std::nullopt;
+    }
+    const bool cubic = s.interpolation == "CUBICSPLINE";
+    const std::uint64_t count = g_.accessors[s.input].count;
+    const values_kind kind = path == rotation_path ? values_kind::rotation : values_kind::vec3;
+    accessor_view v;
+    if (count == 0 || count > std::numeric_limits<std::uint64_t>::max() / 3 ||
+        view_of(s.output, kind, cubic ? 3 * count : count, v)) {
+        return std::nullopt;
+    }
+    std::array<double, 4> first{};
+    for (std::uint64_t k = 0; k < count; ++k) {
+        for (int i = 0; i < v.width; ++i) {
+            const double value = v.component_at(cubic ? 3 * k + 1 : k, i);
+            if (k == 0) first[i] = value;
+            if (value != first[i]) return std::nullopt;
+            if (cubic && (v.component_at(3 * k, i) != 0.0 || v.component_at(3 * k + 2, i) != 0.0)) {
+                return std::nullopt;
+            }
+        }
+    }
+    return first;
+}
+
+placement importer::rest_of(int node, bool with_scale, bool as_ancestor) {
     const tinygltf::Node& n = g_.nodes[node];
     placement p;
     std::array<double, 3> s{1.0, 1.0, 1.0};
@@ -652,15 +689,27 @@ placement importer::rest_of(int node, bool with_scale) {
             p.translation = {n.translation[0], n.translation[1], n.translation[2]};
         }
         if (n.rotation.size() == 4) {
-            const double len =
-                std::sqrt(n.rotation[0] * n.rotation[0] + n.rotation[1] * n.rotation[1] +
-                          n.rotation[2] * n.rotation[2] + n.rotation[3] * n.rotation[3]);
-            if (len > 0.0 && std::isfinite(len)) {
-                p.rotation = {n.rotation[0] / len, n.rotation[1] / len, n.rotation[2] / len,
-                              n.rotation[3] / len};
-            }
+            p.rotation = unit({n.rotation[0], n.rotation[1], n.rotation[2], n.rotation[3]});
         }
         if (n.scale.size() == 3) s = {n.scale[0], n.scale[1], n.scale[2]};
+    }
+    // Blender keys a transform edited in it once: a channel that does not move is the
+    // ancestor's pose; one that moves is left out, the rest pose standing for it.
+    for (const path_index path : {translation_path, rotation_path, scale_path}) {
+        const int sampler = channels_[node][path];
+        if (!as_ancestor || sampler < 0 || (path == scale_path && !with_scale)) continue;
+        const std::optional<std::array<double, 4>> v = constant_of(sampler, path);
+        if (!v) {
+            warn("node " + n.name +
+                 " is animated: its children are read relative to its rest "
+                 "pose");
+        } else if (path == translation_path) {
+            p.translation = {(*v)[0], (*v)[1], (*v)[2]};
+        } else if (path == rotation_path) {
+            p.rotation = unit({(*v)[0], (*v)[1], (*v)[2], (*v)[3]});
+        } else {
+            s = {(*v)[0], (*v)[1], (*v)[2]};
+        }
     }
     if (!with_scale) return p;
     if (std::abs(s[0] - s[1]) > 1e-6 * std::abs(s[0]) ||
@@ -672,19 +721,11 @@ placement importer::rest_of(int node, bool with_scale) {
     return p;
 }
 
-// Where the node's parent lies in the recording's frame: its ancestors' rest transforms, the
-// hand's scale left out (it says whether the hand is tracked, not where its joints are).
+// Where the node's parent lies in the recording's frame: its ancestors' poses, the hand's scale
+// left out (it says whether the hand is tracked, not where its joints are).
 placement importer::parent_of(int node, int hand) {
     placement p;
-    for (int a = parents_[node]; a >= 0; a = parents_[a]) {
-        const std::array<int, 3>& c = channels_[a];
-        if (c[translation_path] >= 0 || c[rotation_path] >= 0 ||
-            (a != hand && c[scale_path] >= 0)) {
-            warn("node " + g_.nodes[a].name +
-                 " is animated: its children are read relative to its rest pose");
-        }
-        p = rest_of(a, a != hand).then(p);
-    }
+    for (int a = parents_[node]; a >= 0; a = parents_[a]) p = rest_of(a, a != hand, true).then(p);
     return p;
 }
 

@@ -385,3 +385,33 @@ TEST(ImportGltf, FolderFilesReadsAGltfsExternalBuffer) {
     EXPECT_EQ(m[camera_curve(pose_channel::position_y)].keys,
               (std::vector<keyframe>{{0.0f, 2.0f}}));
 }
+
+TEST(ImportGltf, AnAncestorsChannelThatDoesNotMoveIsItsPoseAndOneThatMovesIsItsRestPose) {
+    // Blender keys a hand moved in it once, at its new place.
+    gltf_builder b;
+    const int hand = b.node("hand.right");
+    const int tip = b.node("IndexTip", hand);
+    b.doc["nodes"][tip]["translation"] = {0.5, 0.25, 0.125};
+    b.channel(hand, "translation", b.floats({0.0f}, "SCALAR"), b.floats({0.25f, 0, 0}, "VEC3"),
+              "STEP");
+    model m;
+    import_result r = import_model(bytes_of(b.gltf()), import_format::gltf, m);
+    ASSERT_FALSE(r.error) << r.detail;
+    EXPECT_EQ(m[joint_curve(side::right, joint::index_tip, pose_channel::position_x)].keys,
+              (std::vector<keyframe>{{0.0f, -0.75f}}));
+    for (const std::string& w : r.warnings) EXPECT_EQ(w.find("is animated"), std::string::npos);
+    // Moving, it is left out with a warning: the hand's rest pose stands for it.
+    b.doc["animations"][0]["samplers"][0]["input"] = b.floats({0.0f, 1.0f}, "SCALAR");
+    b.doc["animations"][0]["samplers"][0]["output"] = b.floats({0.25f, 0, 0, 0.5f, 0, 0}, "VEC3");
+    r = import_model(bytes_of(b.gltf()), import_format::gltf, m);
+    ASSERT_FALSE(r.error) << r.detail;
+    EXPECT_EQ(m[joint_curve(side::right, joint::index_tip, pose_channel::position_x)].keys,
+              (std::vector<keyframe>{{0.0f, -0.5f}}));
+    bool warned = false;
+    for (const std::string& w : r.warnings) {
+        warned |= w ==
+                  "node hand.right is animated: its children are read relative to its rest "
+                  "pose";
+    }
+    EXPECT_TRUE(warned);
+}

@@ -1,10 +1,11 @@
 """A glTF written by Blender's own exporter imports, and plays where Blender shows it.
 
 `inputanim gen` makes a recording, `inputanim export` a .glb; Blender (headless) imports it, keys
-a change to the head, exports it again with its own exporter and reports its world positions of
-the head, the gaze and every joint at each whole frame (blender_gltf_scene.py). That .glb is then
+changes (the head, the right hand), exports it again with its own exporter and reports its world
+positions of the head, the gaze and every joint at each whole frame (blender_gltf_scene.py).
+That .glb is then
 `inputanim import`ed and `inputanim sample`d at Blender's frame times: every position within
-5 mm of Blender's, the hands tracked where Blender's hand has its scale, and the edit there.
+5 mm of Blender's, the hands tracked where Blender's hand has its scale, and the edits there.
 
 Exit 77 (skipped) when `blender` is not installed.
 
@@ -92,18 +93,29 @@ def main():
                 if d > worst:
                     worst, where = d, "%s.%s at frame %d" % (curve, axis, frame["frame"])
     edited = next(r for f, r in zip(frames, rows) if f["frame"] == seen["edited"])
-    original = list(csv.DictReader(io.StringIO(run([
-        args.cli, "sample", w("take.bin"), "--rate", repr(fps), "--curve", "camera.position.y",
-        "--from", edited["t"], "--until", edited["t"]]))))
-    lift = float(edited["camera.position.y"]) - float(original[0]["camera.position.y"])
-    print("%d values over %d frames at %g fps: worst %.3g m (%s); the edit lifts the head %.4f m"
-          % (compared, len(frames), fps, worst, where, lift))
+    # The hand's move is keyed once, so it holds at every frame; measured where the hand is
+    # tracked (Blender writes the joints of a hand scaled to 0 at the hand's origin).
+    tracked = next(r for f, r in zip(frames, rows) if f["hand.right.scale"] > 0.5)
+    original = {}
+    for row, curve in ((edited, "camera.position.y"),
+                       (tracked, "hand.right.joint.Wrist.position.x")):
+        original[curve] = float(list(csv.DictReader(io.StringIO(run([
+            args.cli, "sample", w("take.bin"), "--rate", repr(fps), "--curve", curve,
+            "--from", row["t"], "--until", row["t"]]))))[0][curve])
+    lift = float(edited["camera.position.y"]) - original["camera.position.y"]
+    # Blender's +x is Unity's -x.
+    shift = original["hand.right.joint.Wrist.position.x"] - float(
+        tracked["hand.right.joint.Wrist.position.x"])
+    print("%d values over %d frames at %g fps: worst %.3g m (%s); the edits lift the head %.4f m "
+          "and move the right hand %.4f m" % (compared, len(frames), fps, worst, where, lift,
+                                               shift))
     if len(states) != 4:
         sys.exit("each hand should be seen tracked and untracked: %s" % sorted(states))
+    if abs(lift - 0.1) > TOLERANCE or abs(shift - 0.05) > TOLERANCE:
+        sys.exit("the head keyed 0.1 m higher and the hand 0.05 m aside in Blender are %.4f m "
+                 "higher and %.4f m aside" % (lift, shift))
     if worst > TOLERANCE:
         sys.exit("off by %.6f m, more than %g" % (worst, TOLERANCE))
-    if abs(lift - 0.1) > TOLERANCE:
-        sys.exit("the head keyed 0.1 m higher in Blender is %.4f m higher" % lift)
     return 0
 
 

@@ -1,8 +1,9 @@
-# Runs inside Blender (blender -b --python blender_gltf_scene.py -- IN.glb OUT.glb OUT.json): imports
-# an exported recording with Blender's glTF importer, keys a change (the head 10 cm higher at one
-# frame: a motion animated in Blender), exports the scene again with Blender's own exporter, and
-# writes Blender's world positions of the head, the gaze and every joint at each whole frame of
-# the animation, with each hand's world scale (what says it is tracked). Driven by
+# Runs inside Blender (blender -b --python blender_gltf_scene.py -- IN.glb OUT.glb OUT.json):
+# imports an exported recording with Blender's glTF importer, keys changes (the head 10 cm
+# higher at one frame: a motion animated in Blender; the right hand moved 5 cm, keyed once, which
+# Blender writes as a channel of the hand node), exports the scene again with Blender's own
+# exporter, and writes Blender's world positions of the head, the gaze and every joint at each
+# whole frame of the animation, with each hand's world scale (what says it is tracked). Driven by
 # blender_gltf.py.
 import json
 import sys
@@ -35,6 +36,9 @@ edited = frames[len(frames) // 2]
 scene.frame_set(edited)
 head.location[2] += 0.1
 head.keyframe_insert(data_path="location", frame=edited)
+right = bpy.data.objects["hand.right"]
+right.location[0] += 0.05
+right.keyframe_insert(data_path="location", frame=edited)
 
 bpy.ops.export_scene.gltf(filepath=target, export_format="GLB")
 
