@@ -417,13 +417,12 @@ std::string_view base_name(std::string_view name) noexcept {
 
 enum class interpolation : std::uint8_t { linear, step, cubic };
 
-// An accessor's elements, as read.
+// An accessor's elements, as read: floats, or (rotations) normalized integers.
 struct accessor_view {
     const std::byte* base = nullptr;
     std::uint64_t stride = 0;
     std::uint64_t count = 0;
     int component = 0;
-    bool normalized = false;
     int width = 0;
 
     double component_at(std::uint64_t element, int i) const noexcept {
@@ -767,7 +766,6 @@ std::optional<import_result> importer::view_of(int index, values_kind kind, std:
     const std::span<const std::byte> buffer = buffers_[bv.buffer];
     v.width = type == TINYGLTF_TYPE_SCALAR ? 1 : type == TINYGLTF_TYPE_VEC3 ? 3 : 4;
     v.component = a.componentType;
-    v.normalized = a.normalized;
     v.count = count;
     const std::uint64_t element =
         static_cast<std::uint64_t>(v.width) * component_bytes(v.component);

@@ -415,3 +415,30 @@ TEST(ImportGltf, AnAncestorsChannelThatDoesNotMoveIsItsPoseAndOneThatMovesIsItsR
     }
     EXPECT_TRUE(warned);
 }
+
+TEST(ImportGltf, RotationsMayBeNormalizedIntegersAsGltfAllows) {
+    gltf_builder b;
+    const int head = b.node("head");
+    const int times = b.floats({0.0f}, "SCALAR");
+    // (0, 16384, 0, -32768) as normalized shorts: (0, 16384 / 32767, 0, -1).
+    const std::size_t at = b.bin.size();
+    for (const std::uint16_t v : {0, 16384, 0, 32768}) {
+        b.bin.push_back(static_cast<std::byte>(v & 0xff));
+        b.bin.push_back(static_cast<std::byte>(v >> 8));
+    }
+    b.doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", at}, {"byteLength", 8}});
+    b.doc["accessors"].push_back({{"bufferView", b.doc["bufferViews"].size() - 1},
+                                  {"componentType", 5122},
+                                  {"normalized", true},
+                                  {"count", 1},
+                                  {"type", "VEC4"}});
+    b.channel(head, "rotation", times, static_cast<int>(b.doc["accessors"].size() - 1));
+    const model m = imported(b.gltf());
+    EXPECT_FLOAT_EQ(m[camera_curve(pose_channel::rotation_y)].keys[0].value, -16384.0f / 32767);
+    EXPECT_EQ(m[camera_curve(pose_channel::rotation_w)].keys[0].value, -1.0f);
+    // Integers that are not normalized are no rotation glTF allows.
+    b.doc["accessors"].back()["normalized"] = false;
+    model refused;
+    EXPECT_EQ(import_model(bytes_of(b.gltf()), import_format::gltf, refused).error,
+              import_error::bad_accessor);
+}
