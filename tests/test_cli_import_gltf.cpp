@@ -201,6 +201,36 @@ TEST_F(ImportGltfCli, WhatIsRefusedWritesNothing) {
     write_text("sparse.gltf", sparse.gltf());
     expect_refused("sparse.gltf", "a sparse accessor");
 
+    gltf_builder out_of_range = b;
+    out_of_range.doc["animations"][0]["samplers"][0]["output"] = 9;
+    write_text("range.gltf", out_of_range.gltf());
+    expect_refused("range.gltf", "an accessor the animation cannot be read from");
+
+    gltf_builder backwards;
+    backwards.channel(backwards.node("head"), "translation",
+                      backwards.floats({1.0f, 0.5f}, "SCALAR"),
+                      backwards.floats({1, 2, 3, 4, 5, 6}, "VEC3"));
+    write_text("backwards.gltf", backwards.gltf());
+    expect_refused("backwards.gltf", "a curve's key times do not increase");
+
+    gltf_builder past = b;
+    past.doc["buffers"] = {{{"byteLength", b.bin.size() + 4}}};
+    const std::vector<std::byte> past_glb = past.glb();
+    write_text("past.glb",
+               std::string(reinterpret_cast<const char*>(past_glb.data()), past_glb.size()));
+    expect_refused("past.glb", "past the .glb's binary chunk");
+
+    gltf_builder huge = b;
+    huge.doc["buffers"] = {{{"byteLength", 1u << 30}, {"uri", "huge.bin"}}};
+    write_text("huge.gltf", huge.gltf());
+    const run_result r =
+        run({"import", path("huge.gltf"), path("refused.bin"), "--max-bytes", "1048576"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("the input is larger than allowed: buffer 0: 1073741824 bytes"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(path("refused.bin")));
+
     gltf_builder not_base64 = b;
     not_base64.doc["buffers"] = {{{"byteLength", b.bin.size()}, {"uri", "data:,plain text"}}};
     write_text("text.gltf", not_base64.gltf());
