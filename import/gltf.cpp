@@ -473,6 +473,14 @@ struct track {
     }
 };
 
+// An ancestor of a target: its pose (its rest pose, with its channels that do not move), and
+// its translation and rotation channels that move.
+struct ancestor {
+    placement rest;
+    std::optional<track> translation;
+    std::optional<track> rotation;
+};
+
 class importer {
   public:
     importer(const tinygltf::Model& g, const json& doc, const buffers& b,
@@ -495,8 +503,8 @@ class importer {
 
     struct target {
         int node = -1;
-        // The placement of the node's parent in the recording's frame.
-        placement parent;
+        // The hand whose joint the node is (its scale is left out of the joint's place), or -1.
+        int hand = -1;
         // The samplers of its translation, rotation and scale channels, or -1.
         std::array<int, 3> samplers{-1, -1, -1};
     };
@@ -510,7 +518,19 @@ class importer {
     placement rest_of(int node, bool with_scale, bool as_ancestor = false);
     // The value of a channel whose keys are all equal, or nullopt.
     std::optional<std::array<double, 4>> constant_of(int sampler, path_index path);
-    placement parent_of(int node, int hand);
+    // The ancestor `node`, read once.
+    std::optional<import_result> ancestor_of(int node, bool with_scale, const ancestor*& out);
+    // The target's ancestors, its parent first.
+    std::optional<import_result> chain_of(const target& t, std::vector<const ancestor*>& chain);
+    // The node's channel `path` as read, or its rest value held: one key at the animation's
+    // first time, or, below an ancestor that moves, a key at each of that ancestor's keys.
+    std::optional<import_result> track_or_rest(const target& t,
+                                               const std::vector<const ancestor*>& chain,
+                                               path_index path, std::span<const curve_id> curves,
+                                               const std::array<double, 4>& rest, track& out);
+    // The sampler's keys into `out`, once `curves` keys each are taken from the budget.
+    std::optional<import_result> read_sampler(int sampler, path_index path,
+                                              std::span<const curve_id> curves, track& out);
     std::optional<import_result> view_of(int accessor, values_kind kind, std::uint64_t count,
                                          accessor_view& v);
     // The sampler of `t`'s channel `path` read into `out` once `curves` keys each are taken
@@ -531,6 +551,8 @@ class importer {
     key_budget budget_;
     model& out_;
     std::vector<int> parents_;
+    // Per node, as an ancestor with its scale (odd) or without (even, a joint's hand).
+    std::vector<std::optional<ancestor>> ancestors_;
     int animation_ = -1;
     // Per node, its channels' samplers.
     std::vector<std::array<int, 3>> channels_;
@@ -693,15 +715,17 @@ placement importer::rest_of(int node, bool with_scale, bool as_ancestor) {
         if (n.scale.size() == 3) s = {n.scale[0], n.scale[1], n.scale[2]};
     }
     // Blender keys a transform edited in it once: a channel that does not move is the
-    // ancestor's pose; one that moves is left out, the rest pose standing for it.
+    // ancestor's pose. One that moves is read by ancestor_of, but for a scale, left out.
     for (const path_index path : {translation_path, rotation_path, scale_path}) {
         const int sampler = channels_[node][path];
         if (!as_ancestor || sampler < 0 || (path == scale_path && !with_scale)) continue;
         const std::optional<std::array<double, 4>> v = constant_of(sampler, path);
         if (!v) {
-            warn("node " + n.name +
-                 " is animated: its children are read relative to its rest "
-                 "pose");
+            if (path == scale_path) {
+                warn("node " + n.name +
+                     ": its scale moves, and its children are read with its "
+                     "rest scale");
+            }
         } else if (path == translation_path) {
             p.translation = {(*v)[0], (*v)[1], (*v)[2]};
         } else if (path == rotation_path) {
@@ -720,12 +744,122 @@ placement importer::rest_of(int node, bool with_scale, bool as_ancestor) {
     return p;
 }
 
-// Where the node's parent lies in the recording's frame: its ancestors' poses, the hand's scale
-// left out (it says whether the hand is tracked, not where its joints are).
-placement importer::parent_of(int node, int hand) {
-    placement p;
-    for (int a = parents_[node]; a >= 0; a = parents_[a]) p = rest_of(a, a != hand, true).then(p);
-    return p;
+// The value of `t` at `time`, as glTF interpolates it: held before the first key and after the
+// last; a rotation's LINEAR segment is a spherical interpolation.
+std::array<double, 4> sample(const track& t, float time, bool rotation) noexcept {
+    const std::size_t n = t.times.size();
+    const std::size_t right = static_cast<std::size_t>(
+        std::upper_bound(t.times.begin(), t.times.end(), time) - t.times.begin());
+    if (right == 0) return t.value(0);
+    if (right == n || t.interp == interpolation::step) return t.value(right - 1);
+    const std::size_t left = right - 1;
+    const double td = static_cast<double>(t.times[right]) - t.times[left];
+    const double s = (time - t.times[left]) / td;
+    const std::array<double, 4>& a = t.value(left);
+    std::array<double, 4> b = t.value(right);
+    std::array<double, 4> out{};
+    if (t.interp == interpolation::cubic) {
+        const double s2 = s * s, s3 = s2 * s;
+        const std::array<double, 4>& m0 = t.out_tangent(left);
+        const std::array<double, 4>& m1 = t.in_tangent(right);
+        for (int i = 0; i < 4; ++i) {
+            out[i] = (2 * s3 - 3 * s2 + 1) * a[i] + (s3 - 2 * s2 + s) * td * m0[i] +
+                     (-2 * s3 + 3 * s2) * b[i] + (s3 - s2) * td * m1[i];
+        }
+        return out;
+    }
+    double wa = 1.0 - s, wb = s;
+    if (rotation) {
+        double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        if (dot < 0.0) {
+            dot = -dot;
+            for (double& c : b) c = -c;
+        }
+        if (dot < 0.9995) {
+            const double theta = std::acos(dot);
+            wa = std::sin((1.0 - s) * theta) / std::sin(theta);
+            wb = std::sin(s * theta) / std::sin(theta);
+        }
+    }
+    for (int i = 0; i < 4; ++i) out[i] = wa * a[i] + wb * b[i];
+    return out;
+}
+
+std::optional<import_result> importer::ancestor_of(int node, bool with_scale,
+                                                   const ancestor*& out) {
+    std::optional<ancestor>& slot = ancestors_[2 * static_cast<std::size_t>(node) + with_scale];
+    if (!slot) {
+        ancestor a;
+        a.rest = rest_of(node, with_scale, true);
+        for (const path_index path : {translation_path, rotation_path}) {
+            const int sampler = channels_[node][path];
+            if (sampler < 0 || constant_of(sampler, path)) continue;
+            // No curve of the recording holds these keys: the accessors' range checks bound
+            // what is read, within a buffer of at most max_bytes.
+            track t;
+            if (auto r = read_sampler(sampler, path, {}, t)) return r;
+            (path == translation_path ? a.translation : a.rotation) = std::move(t);
+        }
+        slot = std::move(a);
+    }
+    out = &*slot;
+    return std::nullopt;
+}
+
+std::optional<import_result> importer::chain_of(const target& t,
+                                                std::vector<const ancestor*>& chain) {
+    chain.clear();
+    for (int a = parents_[t.node]; a >= 0; a = parents_[a]) {
+        const ancestor* found = nullptr;
+        if (auto r = ancestor_of(a, a != t.hand, found)) return r;
+        chain.push_back(found);
+    }
+    return std::nullopt;
+}
+
+// Where a node below `chain` lies in the recording's frame at each of `times`: one placement
+// when no ancestor moves.
+std::vector<placement> places(const std::vector<const ancestor*>& chain,
+                              const std::vector<float>& times) {
+    bool moves = false;
+    for (const ancestor* a : chain) moves |= a->translation || a->rotation;
+    std::vector<placement> out(moves ? times.size() : 1);
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        for (const ancestor* a : chain) {
+            placement pose = a->rest;
+            if (a->translation) {
+                const std::array<double, 4> v = sample(*a->translation, times[k], false);
+                pose.translation = {v[0], v[1], v[2]};
+            }
+            if (a->rotation) {
+                const std::array<double, 4> v = sample(*a->rotation, times[k], true);
+                pose.rotation = unit({v[0], v[1], v[2], v[3]});
+            }
+            out[k] = pose.then(out[k]);
+        }
+    }
+    return out;
+}
+
+std::optional<import_result> importer::track_or_rest(
+    const target& t, const std::vector<const ancestor*>& chain, path_index path,
+    std::span<const curve_id> curves, const std::array<double, 4>& rest, track& out) {
+    bool has = false;
+    if (auto r = read_track(t, path, curves, out, has)) return r;
+    if (has) return std::nullopt;
+    out.interp = interpolation::linear;
+    out.times = {first_time_};
+    for (const ancestor* a : chain) {
+        const std::optional<track>& moving = a->translation ? a->translation : a->rotation;
+        if (!moving) continue;
+        for (const curve_id id : curves) {
+            if (auto r = budget_.take_keys(moving->times.size(), curve_path(id))) return r;
+        }
+        out.times = moving->times;
+        break;
+    }
+    out.values.assign(out.times.size(), rest);
+    return std::nullopt;
 }
 
 std::optional<import_result> importer::view_of(int index, values_kind kind, std::uint64_t count,
@@ -790,7 +924,12 @@ std::optional<import_result> importer::read_track(const target& tg, path_index p
     has = false;
     if (tg.samplers[path] < 0) return std::nullopt;
     has = true;
-    const tinygltf::AnimationSampler& s = g_.animations[animation_].samplers[tg.samplers[path]];
+    return read_sampler(tg.samplers[path], path, curves, out);
+}
+
+std::optional<import_result> importer::read_sampler(int sampler, path_index path,
+                                                    std::span<const curve_id> curves, track& out) {
+    const tinygltf::AnimationSampler& s = g_.animations[animation_].samplers[sampler];
     if (s.interpolation == "LINEAR") {
         out.interp = interpolation::linear;
     } else if (s.interpolation == "STEP") {
@@ -860,33 +999,38 @@ void importer::write_keys(curve_id id, const track& t, auto&& of) {
 std::optional<import_result> importer::import_pose(const target& t,
                                                    std::array<curve_id, 7> curves) {
     const placement rest = rest_of(t.node, false);
+    std::vector<const ancestor*> chain;
+    if (auto r = chain_of(t, chain)) return r;
     track tr;
-    bool has = false;
-    if (auto r = read_track(t, translation_path, std::span(curves).first(3), tr, has)) return r;
-    if (!has) {
-        tr.times = {first_time_};
-        tr.values = {{rest.translation.x, rest.translation.y, rest.translation.z, 0.0}};
+    const vec3& p0 = rest.translation;
+    if (auto r = track_or_rest(t, chain, translation_path, std::span(curves).first(3),
+                               {p0.x, p0.y, p0.z, 0.0}, tr)) {
+        return r;
     }
+    std::vector<placement> at = places(chain, tr.times);
     for (int axis = 0; axis < 3; ++axis) {
         write_keys(curves[axis], tr,
-                   [&](const std::array<double, 4>& v, std::size_t, bool tangent) {
+                   [&](const std::array<double, 4>& v, std::size_t k, bool tangent) {
+                       // A moving ancestor's own motion is not in a tangent: where it is, it
+                       // is in the keys, one at each of the node's.
+                       const placement& parent = at[at.size() == 1 ? 0 : k];
                        const vec3 local{v[0], v[1], v[2]};
-                       const vec3 p = tangent ? t.parent.direction(local) : t.parent.point(local);
+                       const vec3 p = tangent ? parent.direction(local) : parent.point(local);
                        // Unity's x is glTF's mirrored.
                        return axis == 0 ? -p.x : axis == 1 ? p.y : p.z;
                    });
     }
     track rot;
-    if (auto r = read_track(t, rotation_path, std::span(curves).subspan(3), rot, has)) return r;
-    if (!has) {
-        rot.times = {first_time_};
-        const quatd& q = rest.rotation;
-        rot.values = {{q.x, q.y, q.z, q.w}};
+    const quatd& q0 = rest.rotation;
+    if (auto r = track_or_rest(t, chain, rotation_path, std::span(curves).subspan(3),
+                               {q0.x, q0.y, q0.z, q0.w}, rot)) {
+        return r;
     }
+    at = places(chain, rot.times);
     for (int c = 0; c < 4; ++c) {
-        write_keys(curves[3 + c], rot, [&](const std::array<double, 4>& v, std::size_t, bool) {
+        write_keys(curves[3 + c], rot, [&](const std::array<double, 4>& v, std::size_t k, bool) {
             // The parent's rotation times the node's: linear in the node's, so tangents too.
-            const quatd q = multiply(t.parent.rotation, {v[0], v[1], v[2], v[3]});
+            const quatd q = multiply(at[at.size() == 1 ? 0 : k].rotation, {v[0], v[1], v[2], v[3]});
             // The mirror of x: a rotation (x, y, z, w) is (x, -y, -z, w) on the other side.
             return c == 0 ? q.x : c == 1 ? -q.y : c == 2 ? -q.z : q.w;
         });
@@ -902,43 +1046,45 @@ std::optional<import_result> importer::import_gaze(const target& t) {
     const std::array<curve_id, 3> direction = {gaze_curve(ray_channel::direction_x),
                                                gaze_curve(ray_channel::direction_y),
                                                gaze_curve(ray_channel::direction_z)};
+    std::vector<const ancestor*> chain;
+    if (auto r = chain_of(t, chain)) return r;
     track tr;
-    bool has = false;
-    if (auto r = read_track(t, translation_path, origin, tr, has)) return r;
-    if (!has) {
-        tr.times = {first_time_};
-        tr.values = {{rest.translation.x, rest.translation.y, rest.translation.z, 0.0}};
+    const vec3& p0 = rest.translation;
+    if (auto r = track_or_rest(t, chain, translation_path, origin, {p0.x, p0.y, p0.z, 0.0}, tr)) {
+        return r;
     }
+    std::vector<placement> at = places(chain, tr.times);
     for (int axis = 0; axis < 3; ++axis) {
         write_keys(origin[axis], tr,
-                   [&](const std::array<double, 4>& v, std::size_t, bool tangent) {
+                   [&](const std::array<double, 4>& v, std::size_t k, bool tangent) {
+                       const placement& parent = at[at.size() == 1 ? 0 : k];
                        const vec3 local{v[0], v[1], v[2]};
-                       const vec3 p = tangent ? t.parent.direction(local) : t.parent.point(local);
+                       const vec3 p = tangent ? parent.direction(local) : parent.point(local);
                        return axis == 0 ? -p.x : axis == 1 ? p.y : p.z;
                    });
     }
     track rot;
-    if (auto r = read_track(t, rotation_path, direction, rot, has)) return r;
-    if (!has) {
-        rot.times = {first_time_};
-        const quatd& q = rest.rotation;
-        rot.values = {{q.x, q.y, q.z, q.w}};
+    const quatd& q0 = rest.rotation;
+    if (auto r = track_or_rest(t, chain, rotation_path, direction, {q0.x, q0.y, q0.z, q0.w}, rot)) {
+        return r;
     }
+    at = places(chain, rot.times);
     // The direction is the node's +z turned by its rotation: d(q) = (2(xz + wy), 2(yz - wx),
     // 1 - 2(x^2 + y^2)). A tangent of the direction is d's derivative along the rotation's
     // tangent, at the key's rotation.
     for (int axis = 0; axis < 3; ++axis) {
         write_keys(
             direction[axis], rot, [&](const std::array<double, 4>& v, std::size_t k, bool tangent) {
+                const quatd& parent = at[at.size() == 1 ? 0 : k].rotation;
                 if (!tangent) {
-                    const quatd q = multiply(t.parent.rotation, {v[0], v[1], v[2], v[3]});
+                    const quatd q = multiply(parent, {v[0], v[1], v[2], v[3]});
                     const double d[3] = {2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x),
                                          1 - 2 * (q.x * q.x + q.y * q.y)};
                     return axis == 0 ? -d[0] : d[axis];
                 }
-                const std::array<double, 4>& at = rot.value(k);
-                const quatd q = multiply(t.parent.rotation, {at[0], at[1], at[2], at[3]});
-                const quatd m = multiply(t.parent.rotation, {v[0], v[1], v[2], v[3]});
+                const std::array<double, 4>& key = rot.value(k);
+                const quatd q = multiply(parent, {key[0], key[1], key[2], key[3]});
+                const quatd m = multiply(parent, {v[0], v[1], v[2], v[3]});
                 const double d[3] = {2 * (m.x * q.z + q.x * m.z + m.w * q.y + q.w * m.y),
                                      2 * (m.y * q.z + q.y * m.z - m.w * q.x - q.w * m.x),
                                      -4 * (q.x * m.x + q.y * m.y)};
@@ -1053,6 +1199,7 @@ std::optional<import_result> importer::import_extras() {
 std::optional<import_result> importer::run() {
     if (auto r = check_nodes()) return r;
     if (auto r = find_channels()) return r;
+    ancestors_.resize(2 * g_.nodes.size());
     // The export's extras: the shift its times were given, the recording's duration.
     const auto asset = doc_.find("asset");
     if (asset != doc_.end() && asset->is_object()) {
@@ -1099,7 +1246,7 @@ std::optional<import_result> importer::run() {
     const auto target_of = [&](int node, int hand) {
         target t;
         t.node = node;
-        t.parent = parent_of(node, hand);
+        t.hand = hand;
         t.samplers = channels_[node];
         return t;
     };

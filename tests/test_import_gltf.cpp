@@ -386,7 +386,7 @@ TEST(ImportGltf, FolderFilesReadsAGltfsExternalBuffer) {
               (std::vector<keyframe>{{0.0f, 2.0f}}));
 }
 
-TEST(ImportGltf, AnAncestorsChannelThatDoesNotMoveIsItsPoseAndOneThatMovesIsItsRestPose) {
+TEST(ImportGltf, AnAncestorThatDoesNotMoveIsItsPose) {
     // Blender keys a hand moved in it once, at its new place.
     gltf_builder b;
     const int hand = b.node("hand.right");
@@ -394,26 +394,43 @@ TEST(ImportGltf, AnAncestorsChannelThatDoesNotMoveIsItsPoseAndOneThatMovesIsItsR
     b.doc["nodes"][tip]["translation"] = {0.5, 0.25, 0.125};
     b.channel(hand, "translation", b.floats({0.0f}, "SCALAR"), b.floats({0.25f, 0, 0}, "VEC3"),
               "STEP");
-    model m;
-    import_result r = import_model(bytes_of(b.gltf()), import_format::gltf, m);
-    ASSERT_FALSE(r.error) << r.detail;
+    const model m = imported(b.gltf());
     EXPECT_EQ(m[joint_curve(side::right, joint::index_tip, pose_channel::position_x)].keys,
               (std::vector<keyframe>{{0.0f, -0.75f}}));
-    for (const std::string& w : r.warnings) EXPECT_EQ(w.find("is animated"), std::string::npos);
-    // Moving, it is left out with a warning: the hand's rest pose stands for it.
-    b.doc["animations"][0]["samplers"][0]["input"] = b.floats({0.0f, 1.0f}, "SCALAR");
-    b.doc["animations"][0]["samplers"][0]["output"] = b.floats({0.25f, 0, 0, 0.5f, 0, 0}, "VEC3");
-    r = import_model(bytes_of(b.gltf()), import_format::gltf, m);
-    ASSERT_FALSE(r.error) << r.detail;
-    EXPECT_EQ(m[joint_curve(side::right, joint::index_tip, pose_channel::position_x)].keys,
-              (std::vector<keyframe>{{0.0f, -0.5f}}));
-    bool warned = false;
-    for (const std::string& w : r.warnings) {
-        warned |= w ==
-                  "node hand.right is animated: its children are read relative to its rest "
-                  "pose";
-    }
-    EXPECT_TRUE(warned);
+}
+
+TEST(ImportGltf, AnAncestorThatMovesMovesItsChildrenAtTheirKeys) {
+    // The hand moves from x = 0 at 0 s to 1 at 2 s, turning a quarter about y on the way.
+    gltf_builder b;
+    const int hand = b.node("hand.left");
+    const int wrist = b.node("Wrist", hand);
+    const int palm = b.node("Palm", hand);
+    b.doc["nodes"][palm]["translation"] = {0.0, 0.0, 1.0};
+    const int hand_times = b.floats({0.0f, 2.0f}, "SCALAR");
+    b.channel(hand, "translation", hand_times, b.floats({0, 0, 0, 1, 0, 0}, "VEC3"));
+    const float h = std::sqrt(0.5f);
+    b.channel(hand, "rotation", hand_times, b.floats({0, 0, 0, 1, 0, h, 0, h}, "VEC4"));
+    // The wrist has keys of its own, at 0 and 1 s: the hand is sampled there.
+    b.channel(wrist, "translation", b.floats({0.0f, 1.0f}, "SCALAR"),
+              b.floats({0, 0, 1, 0, 0, 1}, "VEC3"));
+    const model m = imported(b.gltf());
+    const std::vector<keyframe>& wx =
+        m[joint_curve(side::left, joint::wrist, pose_channel::position_x)].keys;
+    const std::vector<keyframe>& wz =
+        m[joint_curve(side::left, joint::wrist, pose_channel::position_z)].keys;
+    ASSERT_EQ(wx.size(), 2u);
+    // At 0 s: (0, 0, 1). At 1 s the hand is at x = 0.5, turned an eighth (slerp): +z becomes
+    // (sin 45, 0, cos 45); Unity mirrors x.
+    EXPECT_NEAR(wx[0].value, 0.0f, 1e-6);
+    EXPECT_NEAR(wz[0].value, 1.0f, 1e-6);
+    EXPECT_NEAR(wx[1].value, -(0.5f + h), 1e-6);
+    EXPECT_NEAR(wz[1].value, h, 1e-6);
+    // The palm has no channel: its rest place, moved at each of the hand's keys.
+    const std::vector<keyframe>& px =
+        m[joint_curve(side::left, joint::palm, pose_channel::position_x)].keys;
+    ASSERT_EQ(px.size(), 2u);
+    EXPECT_EQ(px[1].time, 2.0f);
+    EXPECT_NEAR(px[1].value, -2.0f, 1e-6);
 }
 
 TEST(ImportGltf, RotationsMayBeNormalizedIntegersAsGltfAllows) {

@@ -1,7 +1,7 @@
 """A glTF written by Blender's own exporter imports, and plays where Blender shows it.
 
 `inputanim gen` makes a recording, `inputanim export` a .glb; Blender (headless) imports it, keys
-changes (the head, the right hand), exports it again with its own exporter and reports its world
+changes (the head, both hands), exports it again with its own exporter and reports its world
 positions of the head, the gaze and every joint at each whole frame (blender_gltf_scene.py).
 That .glb is then
 `inputanim import`ed and `inputanim sample`d at Blender's frame times: every position within

@@ -1,11 +1,12 @@
 # Runs inside Blender (blender -b --python blender_gltf_scene.py -- IN.glb OUT.glb OUT.json):
 # imports an exported recording with Blender's glTF importer, keys changes (the head 10 cm
 # higher at one frame: a motion animated in Blender; the right hand moved 5 cm, keyed once, which
-# Blender writes as a channel of the hand node), exports the scene again with Blender's own
-# exporter, and writes Blender's world positions of the head, the gaze and every joint at each
-# whole frame of the animation, with each hand's world scale (what says it is tracked). Driven by
-# blender_gltf.py.
+# Blender writes as a channel of the hand node; the left hand turning, a hand node that moves),
+# exports the scene again with Blender's own exporter, and writes Blender's world positions of
+# the head, the gaze and every joint at each whole frame of the animation, with each hand's world
+# scale (what says it is tracked). Driven by blender_gltf.py.
 import json
+import math
 import sys
 
 # Blender 3.4's glTF add-on still uses numpy.bool, which numpy 1.24 removed.
@@ -39,6 +40,12 @@ head.keyframe_insert(data_path="location", frame=edited)
 right = bpy.data.objects["hand.right"]
 right.location[0] += 0.05
 right.keyframe_insert(data_path="location", frame=edited)
+# The left hand turned 30 degrees about the vertical over the animation: a hand node that moves.
+left = bpy.data.objects["hand.left"]
+left.rotation_quaternion = (1, 0, 0, 0)
+left.keyframe_insert(data_path="rotation_quaternion", frame=frames[0])
+left.rotation_quaternion = (math.cos(math.radians(15)), 0, 0, math.sin(math.radians(15)))
+left.keyframe_insert(data_path="rotation_quaternion", frame=frames[-1])
 
 bpy.ops.export_scene.gltf(filepath=target, export_format="GLB")
 
