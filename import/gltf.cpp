@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -35,10 +36,14 @@ namespace {
 
 using json = nlohmann::json;
 
-// JSON nested deeper than this is refused before it is parsed: nlohmann's parser keeps its own
-// stack, but the document's destruction and tinygltf's walk over it recurse. An exported glTF
-// is nested 7 deep.
+// The ceilings on the JSON, checked by a pass that builds nothing before the document is built
+// (its values take 50 to 100 bytes each in memory, tinygltf's nodes and accessors hundreds):
+// nesting (the document's destruction and tinygltf's walk over it recurse; an export is nested
+// 7 deep), values (an export has about 2,000, and 3 a marker or pinch interval), and the
+// entries of each array tinygltf reads (an export has 57 nodes and 115 accessors at most).
 constexpr std::size_t max_json_depth = 64;
+constexpr std::uint64_t max_json_values = std::uint64_t{1} << 22;
+constexpr std::size_t max_gltf_entries = 65536;
 
 struct vec3 {
     double x = 0.0, y = 0.0, z = 0.0;
@@ -139,32 +144,44 @@ std::optional<import_result> open_glb(std::span<const std::byte> bytes, containe
     return std::nullopt;
 }
 
-// The depth of the JSON's nesting, stopping past `ceiling`.
-std::size_t json_depth(std::string_view text, std::size_t ceiling) noexcept {
-    std::size_t depth = 0, deepest = 0;
-    bool in_string = false, escaped = false;
-    for (const char c : text) {
-        if (in_string) {
-            if (escaped) {
-                escaped = false;
-            } else if (c == '\\') {
-                escaped = true;
-            } else if (c == '"') {
-                in_string = false;
-            }
-            continue;
-        }
-        if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
-            deepest = std::max(deepest, ++depth);
-            if (deepest > ceiling) return deepest;
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            --depth;
-        }
+// A JSON text's values and nesting, counted by nlohmann's SAX parser (which keeps its own
+// stack) without building the document; it stops at the first ceiling passed.
+class json_census final : public nlohmann::json_sax<json> {
+  public:
+    std::uint64_t values = 0;
+    std::size_t deepest = 0;
+
+    bool too_deep() const noexcept { return deepest > max_json_depth; }
+    bool too_many() const noexcept { return values > max_json_values; }
+
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override { return open(); }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return close(); }
+    bool start_array(std::size_t) override { return open(); }
+    bool end_array() override { return close(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        return false;
     }
-    return deepest;
-}
+
+  private:
+    bool value() noexcept { return ++values <= max_json_values; }
+    bool open() noexcept {
+        deepest = std::max(deepest, ++depth_);
+        return value() && !too_deep();
+    }
+    bool close() noexcept {
+        --depth_;
+        return true;
+    }
+    std::size_t depth_ = 0;
+};
 
 int base64_digit(unsigned char c) noexcept {
     if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -551,8 +568,8 @@ class importer {
     key_budget budget_;
     model& out_;
     std::vector<int> parents_;
-    // Per node, as an ancestor with its scale (odd) or without (even, a joint's hand).
-    std::vector<std::optional<ancestor>> ancestors_;
+    // By node, as an ancestor with its scale (odd) or without (even, a joint's hand).
+    std::map<std::size_t, ancestor> ancestors_;
     int animation_ = -1;
     // Per node, its channels' samplers.
     std::vector<std::array<int, 3>> channels_;
@@ -787,22 +804,23 @@ std::array<double, 4> sample(const track& t, float time, bool rotation) noexcept
 
 std::optional<import_result> importer::ancestor_of(int node, bool with_scale,
                                                    const ancestor*& out) {
-    std::optional<ancestor>& slot = ancestors_[2 * static_cast<std::size_t>(node) + with_scale];
-    if (!slot) {
-        ancestor a;
-        a.rest = rest_of(node, with_scale, true);
-        for (const path_index path : {translation_path, rotation_path}) {
-            const int sampler = channels_[node][path];
-            if (sampler < 0 || constant_of(sampler, path)) continue;
-            // No curve of the recording holds these keys: the accessors' range checks bound
-            // what is read, within a buffer of at most max_bytes.
-            track t;
-            if (auto r = read_sampler(sampler, path, {}, t)) return r;
-            (path == translation_path ? a.translation : a.rotation) = std::move(t);
-        }
-        slot = std::move(a);
+    const std::size_t slot = 2 * static_cast<std::size_t>(node) + with_scale;
+    if (const auto found = ancestors_.find(slot); found != ancestors_.end()) {
+        out = &found->second;
+        return std::nullopt;
     }
-    out = &*slot;
+    ancestor a;
+    a.rest = rest_of(node, with_scale, true);
+    for (const path_index path : {translation_path, rotation_path}) {
+        const int sampler = channels_[node][path];
+        if (sampler < 0 || constant_of(sampler, path)) continue;
+        // No curve of the recording holds these keys: the accessors' range checks bound what is
+        // read, within a buffer of at most max_bytes.
+        track t;
+        if (auto r = read_sampler(sampler, path, {}, t)) return r;
+        (path == translation_path ? a.translation : a.rotation) = std::move(t);
+    }
+    out = &ancestors_.emplace(slot, std::move(a)).first->second;
     return std::nullopt;
 }
 
@@ -1199,7 +1217,6 @@ std::optional<import_result> importer::import_extras() {
 std::optional<import_result> importer::run() {
     if (auto r = check_nodes()) return r;
     if (auto r = find_channels()) return r;
-    ancestors_.resize(2 * g_.nodes.size());
     // The export's extras: the shift its times were given, the recording's duration.
     const auto asset = doc_.find("asset");
     if (asset != doc_.end() && asset->is_object()) {
@@ -1331,10 +1348,17 @@ import_result import_gltf_checked(std::span<const std::byte> bytes, bool binary,
     } else {
         c.text = as_text(bytes);
     }
-    if (json_depth(c.text, max_json_depth) > max_json_depth) {
+    json_census census;
+    const bool parsed = json::sax_parse(c.text, &census);
+    if (census.too_deep()) {
         return refuse(import_error::bad_gltf,
                       "JSON nested deeper than " + std::to_string(max_json_depth));
     }
+    if (census.too_many()) {
+        return refuse(import_error::bad_gltf,
+                      "JSON of more than " + std::to_string(max_json_values) + " values");
+    }
+    if (!parsed) return refuse(import_error::bad_gltf, "not a glTF: its JSON does not parse");
     json doc = json::parse(c.text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) {
         return refuse(import_error::bad_gltf, "not a glTF: its JSON does not parse as an object");
@@ -1347,6 +1371,23 @@ import_result import_gltf_checked(std::span<const std::byte> bytes, bool binary,
     if (version == nullptr || !version->is_string() ||
         !version->get_ref<const std::string&>().starts_with("2.")) {
         return refuse(import_error::bad_gltf, "asset.version is not 2.x");
+    }
+    for (const char* key : {"nodes", "accessors", "bufferViews", "buffers", "animations"}) {
+        const auto it = doc.find(key);
+        if (it != doc.end() && it->size() > max_gltf_entries) {
+            return refuse(import_error::bad_gltf,
+                          std::to_string(it->size()) + " " + key + ", more than the " +
+                              std::to_string(max_gltf_entries) + " an import reads");
+        }
+    }
+    for (const json& a : doc.value("animations", json::array())) {
+        for (const char* key : {"channels", "samplers"}) {
+            if (a.is_object() && a.contains(key) && a[key].size() > max_gltf_entries) {
+                return refuse(import_error::bad_gltf, std::string("an animation of more than ") +
+                                                          std::to_string(max_gltf_entries) + " " +
+                                                          key);
+            }
+        }
     }
     buffers b;
     if (auto r = b.load(doc, c, options, files)) return *r;

@@ -76,6 +76,26 @@ TEST(ImportGltfErrors, JsonNestedTooDeepIsRefusedBeforeItIsParsed) {
     EXPECT_NE(r.detail.find("nested deeper than 64"), std::string::npos) << r.detail;
 }
 
+TEST(ImportGltfErrors, JsonOfMoreValuesThanTheCeilingIsRefusedBeforeItIsBuilt) {
+    // 2^22 values (an export has about 2,000) and one more.
+    std::string text = head_motion().gltf();
+    std::string zeros = "\"extras\":[";
+    for (std::size_t i = 0; i < (std::size_t{1} << 22); ++i) zeros += "0,";
+    zeros.back() = ']';
+    text.insert(1, zeros + ",");
+    const import_result r = import_text(text);
+    EXPECT_EQ(r.error, import_error::bad_gltf);
+    EXPECT_NE(r.detail.find("JSON of more than 4194304 values"), std::string::npos) << r.detail;
+}
+
+TEST(ImportGltfErrors, MoreNodesThanTheCeilingAreRefusedBeforeTinygltfReadsThem) {
+    gltf_builder b = head_motion();
+    for (int i = 0; i < 65536; ++i) b.doc["nodes"].push_back(nlohmann::json::object());
+    const import_result r = import_text(b.gltf());
+    EXPECT_EQ(r.error, import_error::bad_gltf);
+    EXPECT_EQ(r.detail, "65537 nodes, more than the 65536 an import reads");
+}
+
 TEST(ImportGltfErrors, AGltfWithoutTheExportsNodesIsMissingNodesAndNamesThem) {
     gltf_builder b;
     const int n = b.node("Cube");
