@@ -3,13 +3,14 @@
 // Blender's exporter writes them too (a ".001" suffix, joints found through their hand); their
 // channels become keys of the recording's curves, x mirrored back to Unity's left-handed frame.
 //
-// tinygltf reads the document's structure (nodes, animations, accessors, buffer views), but not
-// its buffers: it would open external files itself (its FsCallbacks take any path it joins, and
-// it follows ".." and absolute paths), decode data URIs and images it is given whole, and fold
-// what went wrong into one message. So the container (.glb's chunks), the buffers (the URI
-// checked, the size of a data URI computed before it is decoded, the total within max_bytes) and
-// the images (never loaded: an animation does not need them) are done here, and tinygltf is
-// handed the document without buffers, images or extras.
+// tinygltf reads the document's structure, but not its buffers: it would open external files
+// itself (its FsCallbacks are handed any path it joins, ".." and absolute ones included), decode
+// data URIs and images whole, and fold what went wrong into one message. So the container
+// (.glb's chunks), the JSON's size (values and nesting counted before it is built), the buffers
+// (the URI checked, the size of a data URI computed before it is decoded, the total within
+// max_bytes) are done here, images are never loaded (an animation does not need them), and
+// tinygltf is handed only the nodes' names, children and transforms, the animations' channels
+// and samplers, the accessors and the buffer views.
 #include <tiny_gltf.h>
 #include <algorithm>
 #include <array>
