@@ -3,6 +3,7 @@
 // read whole through the front door (a file, gzip, standard input), up to --max-bytes; the model
 // it gives is converted to the version and layout asked for (and thinned) by the library's
 // convert, and written through the output primitive.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -69,8 +70,11 @@ int run_import(const import_cli_options& o) {
 
     import_options how;
     how.limits = o.limits;
+    // A .gltf's external buffers, from its own folder; standard input has none.
+    std::optional<folder_files> files;
+    if (o.input != "-") files.emplace(std::filesystem::path(o.input).parent_path());
     model m;
-    const import_result imported = import_model(bytes, *format, m, how);
+    const import_result imported = import_model(bytes, *format, m, how, files ? &*files : nullptr);
     if (imported.error) {
         if (imported.error.category() != import_error_category()) {
             return unreadable(o.input, imported.error);

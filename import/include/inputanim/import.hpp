@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
@@ -118,6 +119,20 @@ class import_files {
 
   protected:
     ~import_files() = default;
+};
+
+// A .gltf's folder: each path is opened below it as the tools open their inputs (input::open,
+// inputanim/input.hpp), and refused (import_error::bad_uri) when it could leave it: absolute, with
+// a ':', a backslash, an empty or ".." segment. A file larger than max_bytes is too_large before
+// it is read.
+class folder_files final : public import_files {
+  public:
+    explicit folder_files(std::filesystem::path folder);
+    std::error_code read(std::string_view relative, std::uint64_t max_bytes,
+                         std::vector<std::byte>& out) override;
+
+  private:
+    std::filesystem::path folder_;
 };
 
 // Imports `bytes` in `format` into `out`: version 1.1, the blocks the input has curves of, and the
