@@ -1434,9 +1434,19 @@ folder_files::folder_files(std::filesystem::path folder) : folder_(std::move(fol
 std::error_code folder_files::read(std::string_view relative, std::uint64_t max_bytes,
                                    std::vector<std::byte>& out) {
     if (!detail::inside_folder(relative)) return import_error::bad_uri;
+    // A link below the folder may lead out of it: the file's own path, links resolved, must still
+    // be below the folder's.
     std::error_code ec;
-    const input in = input::open((folder_ / relative).string(), ec, file_access::reads);
+    const std::filesystem::path folder =
+        std::filesystem::canonical(folder_.empty() ? std::filesystem::path(".") : folder_, ec);
     if (ec) return ec;
+    const std::filesystem::path file = std::filesystem::canonical(folder_ / relative, ec);
+    if (ec) return ec;
+    const auto [rest, _] = std::mismatch(folder.begin(), folder.end(), file.begin(), file.end());
+    if (rest != folder.end()) return import_error::bad_uri;
+    const input in = input::open(file.string(), ec, file_access::reads);
+    if (ec) return ec;
+    read_.push_back(file.string());
     const std::optional<std::uint64_t> size = in.file_size();
     if (!size) return std::make_error_code(std::errc::invalid_argument);
     if (*size > max_bytes) return import_error::too_large;

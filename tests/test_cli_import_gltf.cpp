@@ -152,6 +152,20 @@ TEST_F(ImportGltfCli, AGltfsExternalBufferIsReadFromItsOwnFolder) {
     run_ok({"import", path("scene/take.gltf"), path("external.bin")});
     EXPECT_EQ(read_text("external.bin"), read_text("embedded.bin"));
 
+    // The buffer is an input too: an OUT that is it is refused, and the buffer left as it was.
+    const std::string buffer = read_text("scene/data/take.bin");
+    run_result r = run({"import", path("scene/take.gltf"), path("scene/data/take.bin")});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("it is the input file itself"), std::string::npos) << r.err;
+    EXPECT_EQ(read_text("scene/data/take.bin"), buffer);
+    // A buffer that is not there is named.
+    doc["buffers"][0]["uri"] = "data/gone.bin";
+    write_text("scene/gone.gltf", doc.dump());
+    r = run({"import", path("scene/gone.gltf"), path("gone.bin")});
+    EXPECT_EQ(r.status, 3);
+    EXPECT_NE(r.err.find("data/gone.bin: No such file or directory"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(path("gone.bin")));
+
     // Out of the folder, however spelled, is refused and writes nothing.
     std::filesystem::copy_file(path("scene/data/take.bin"), path("take.bin"));
     for (const std::string& outside :
@@ -166,7 +180,7 @@ TEST_F(ImportGltfCli, AGltfsExternalBufferIsReadFromItsOwnFolder) {
     write_text("scene/take.gltf", doc.dump());
     const std::string line = "'" + std::string(INPUTANIM_CLI) + "' import - '" + path("stdin.bin") +
                              "' --format gltf < '" + path("scene/take.gltf") + "'";
-    const run_result r = run_process({"/bin/sh", "-c", line}, {path("")});
+    r = run_process({"/bin/sh", "-c", line}, {path("")});
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("is an external file"), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(path("stdin.bin")));

@@ -255,6 +255,30 @@ TEST(ImportGltfErrors, AnExternalUriOutsideTheFolderIsBadUri) {
     EXPECT_EQ(files.read("../take.bin", 1 << 20, out), import_error::bad_uri);
 }
 
+TEST(ImportGltfErrors, ALinkInTheFolderThatLeadsOutOfItIsBadUri) {
+    scratch_folder dir;
+    std::filesystem::create_directories(dir.path() / "in");
+    const gltf_builder b = head_motion();
+    std::ofstream(dir.path() / "take.bin", std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.bin.data()),
+               static_cast<std::streamsize>(b.bin.size()));
+    std::filesystem::create_symlink(dir.path() / "take.bin", dir.path() / "in" / "link.bin");
+    std::filesystem::create_directory_symlink(dir.path(), dir.path() / "in" / "up");
+    folder_files files(dir.path() / "in");
+    for (const std::string uri : {"link.bin", "up/take.bin"}) {
+        const import_result r = import_text(with_buffer_uri(b, uri), {}, &files);
+        EXPECT_EQ(r.error, import_error::bad_uri) << uri << ": " << r.detail;
+    }
+    EXPECT_TRUE(files.files_read().empty());
+    // A link that stays within the folder is read, and named by where it leads.
+    std::filesystem::rename(dir.path() / "take.bin", dir.path() / "in" / "take.bin");
+    std::filesystem::create_symlink("take.bin", dir.path() / "in" / "inside.bin");
+    const import_result r = import_text(with_buffer_uri(b, "inside.bin"), {}, &files);
+    EXPECT_FALSE(r.error) << r.detail;
+    ASSERT_EQ(files.files_read().size(), 1u);
+    EXPECT_EQ(std::filesystem::path(files.files_read()[0]).filename(), "take.bin");
+}
+
 TEST(ImportGltfErrors, AnExternalBufferWithoutFilesIsBadUri) {
     EXPECT_EQ(import_text(with_buffer_uri(head_motion(), "take.bin")).error, import_error::bad_uri);
 }

@@ -53,7 +53,7 @@ int run_import(const import_cli_options& o) {
                            "version 1.0 has only the full layout (--layout compact "
                            "needs --version 1.1)");
     }
-    const std::vector<std::string> inputs{o.input};
+    std::vector<std::string> inputs{o.input};
     if (const std::optional<output_failure> failure = output_is_input(o.output, inputs)) {
         return output_failed(*failure);
     }
@@ -77,7 +77,11 @@ int run_import(const import_cli_options& o) {
     const import_result imported = import_model(bytes, *format, m, how, files ? &*files : nullptr);
     if (imported.error) {
         if (imported.error.category() != import_error_category()) {
-            return unreadable(o.input, imported.error);
+            // A .gltf's buffer that could not be read: the detail names it.
+            std::cerr << "inputanim: " << printable(o.input) << ": ";
+            if (!imported.detail.empty()) std::cerr << printable(imported.detail) << ": ";
+            std::cerr << imported.error.message() << '\n';
+            return exit_unreadable;
         }
         std::cerr << "inputanim: " << printable(o.input)
                   << ": cannot import: " << imported.error.message();
@@ -86,6 +90,7 @@ int run_import(const import_cli_options& o) {
         return exit_invalid;
     }
     for (const std::string& w : imported.warnings) warn(o.input, printable(w));
+    if (files) inputs.insert(inputs.end(), files->files_read().begin(), files->files_read().end());
 
     // The model is written as it is, then converted: one conversion (convert.hpp) decides what a
     // version or layout keeps and how a thinning thins, for `convert` and here alike.

@@ -123,16 +123,19 @@ class import_files {
 
 // A .gltf's folder: each path is opened below it as the tools open their inputs (input::open,
 // inputanim/input.hpp), and refused (import_error::bad_uri) when it could leave it: absolute, with
-// a ':', a backslash, an empty or ".." segment. A file larger than max_bytes is too_large before
-// it is read.
+// a ':', a backslash, an empty or ".." segment, or a link that leads out of the folder. A file
+// larger than max_bytes is too_large before it is read.
 class folder_files final : public import_files {
   public:
     explicit folder_files(std::filesystem::path folder);
     std::error_code read(std::string_view relative, std::uint64_t max_bytes,
                          std::vector<std::byte>& out) override;
+    // The files read, links resolved: inputs too, which an output must not replace.
+    const std::vector<std::string>& files_read() const noexcept { return read_; }
 
   private:
     std::filesystem::path folder_;
+    std::vector<std::string> read_;
 };
 
 // Imports `bytes` in `format` into `out`: version 1.1, the blocks the input has curves of, and the
