@@ -23,6 +23,7 @@ bool anim_refusal(const std::error_code& e) {
         case import_error::limit_exceeded:
         case import_error::not_finite:
         case import_error::unsorted_keys:
+        case import_error::bad_field:
         case import_error::binary_clip:
         case import_error::bad_yaml:
         case import_error::yaml_too_deep:

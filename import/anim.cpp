@@ -6,15 +6,19 @@
 // The events are read by name: a field the import does not need, in any order, is passed over. A
 // node's start, an alias's expansion included, is counted against a ceiling of nodes and depth
 // before yaml-cpp goes into it: yaml-cpp's parser recurses once per level of nesting, each level
-// after the event that opens it, so refusing that event bounds the parser's stack.
+// after the event that opens it, so refusing that event bounds the parser's stack. yaml-cpp's
+// scanner may read far ahead of the parser (a flow collection whole): the input is handed over in
+// chunks, and what is read ahead of the last node is bounded too (guarded_input).
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <istream>
 #include <limits>
 #include <new>
 #include <optional>
 #include <streambuf>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -52,14 +56,54 @@ struct refused {
     throw refused{refuse(e, "line " + std::to_string(mark.line + 1) + ": " + detail)};
 }
 
-// The input as an istream, without a copy: yaml-cpp reads through it.
-class span_buffer final : public std::streambuf {
+// The most YAML indicators yaml-cpp may read ahead of the last node it handed over. Its scanner
+// reads a flow collection (`[...]`, `{...}`) whole before the collection's first node, in case
+// the collection is a mapping's key, holding a token of some 100 bytes for each indicator: 10 MB
+// of `[` took 3.4 GB. A clip's flow collections are a few dozen bytes, and a long scalar (a
+// marker's name) holds few indicators.
+constexpr std::size_t max_lookahead_indicators = 65536;
+// What the input is handed to yaml-cpp in, so that the lookahead is counted as it grows.
+constexpr std::size_t input_chunk = 4096;
+
+// The input as an istream, without a copy, handed to yaml-cpp chunk by chunk: the indicators
+// it reads since the last node the reader got are counted, and a chunk past the ceiling is
+// refused instead of read.
+class guarded_input final : public std::streambuf {
   public:
-    explicit span_buffer(std::span<const std::byte> bytes) {
+    explicit guarded_input(std::span<const std::byte> bytes) noexcept
+        : begin_(reinterpret_cast<const char*>(bytes.data())),
+          next_(begin_),
+          end_(begin_ + bytes.size()) {}
+    // A node reached the reader: what was read ahead so far is behind it.
+    void caught_up() noexcept { ahead_ = 0; }
+
+  protected:
+    int_type underflow() override {
+        if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+        if (next_ == end_) return traits_type::eof();
+        const char* chunk_end = next_ + std::min<std::size_t>(input_chunk, end_ - next_);
+        ahead_ += static_cast<std::size_t>(std::count_if(next_, chunk_end, [](char c) {
+            return std::string_view("[]{},:?!&*'\"").find(c) != std::string_view::npos;
+        }));
+        if (ahead_ > max_lookahead_indicators) {
+            throw refused{refuse(import_error::yaml_too_many_nodes,
+                                 "more than " + std::to_string(max_lookahead_indicators) +
+                                     " YAML indicators ([]{},:?!&*'\") before byte " +
+                                     std::to_string(chunk_end - begin_) +
+                                     " with no node read: a flow collection too large to read")};
+        }
         // The get area is only read: std::streambuf's interface wants non-const pointers.
-        char* begin = const_cast<char*>(reinterpret_cast<const char*>(bytes.data()));
-        setg(begin, begin, begin + bytes.size());
+        char* chunk = const_cast<char*>(next_);
+        setg(chunk, chunk, chunk + (chunk_end - next_));
+        next_ = chunk_end;
+        return traits_type::to_int_type(*gptr());
     }
+
+  private:
+    const char* begin_;
+    const char* next_;
+    const char* end_;
+    std::size_t ahead_ = 0;
 };
 
 // Unity's binary serialised file: a text clip holds no NUL byte (YAML does not allow one), and
@@ -285,8 +329,9 @@ std::optional<curve_id> bound_curve(std::string_view path, std::string_view attr
 
 class clip_reader final : public YAML::EventHandler {
   public:
-    clip_reader(std::size_t input_bytes, const import_options& options)
+    clip_reader(std::size_t input_bytes, const import_options& options, guarded_input& input)
         : options_(options),
+          input_(input),
           budget_(options.limits),
           node_ceiling_(yaml_node_ceiling(input_bytes)) {
         editor_.resize(curve_id_count);
@@ -360,6 +405,7 @@ class clip_reader final : public YAML::EventHandler {
 
     // Counts `nodes` more nodes of `height` levels starting at the current depth.
     void visit(const YAML::Mark& mark, std::uint64_t nodes, int height) {
+        input_.caught_up();
         if (static_cast<std::uint64_t>(stack_.size()) + static_cast<std::uint64_t>(height) >
             static_cast<std::uint64_t>(max_yaml_depth)) {
             refuse_at(import_error::yaml_too_deep, mark,
@@ -689,6 +735,7 @@ class clip_reader final : public YAML::EventHandler {
     }
 
     const import_options& options_;
+    guarded_input& input_;
     key_budget budget_;
     const std::uint64_t node_ceiling_;
     std::uint64_t visited_ = 0;
@@ -808,9 +855,9 @@ import_result import_anim(std::span<const std::byte> bytes, model& out,
                           const import_options& options) {
     if (auto r = binary_check(bytes)) return std::move(*r);
     try {
-        span_buffer buffer(bytes);
-        std::istream in(&buffer);
-        clip_reader reader(bytes.size(), options);
+        guarded_input input(bytes);
+        std::istream in(&input);
+        clip_reader reader(bytes.size(), options, input);
         YAML::Parser parser(in);
         while (parser.HandleNextDocument(reader)) {
         }
