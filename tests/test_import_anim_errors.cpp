@@ -274,4 +274,8 @@ TEST(ImportAnimErrors, KeysTheValidatorRefusesAreRefused) {
                      "        time: 0.5\n        value: 0.5\n");
     }
     expect_refused(half, import_error::bad_field, "hand.left.tracked key 1");
+    // A marker name that is not UTF-8 (a byte 0xe9 alone, raw in the text).
+    std::string latin1 = clip;
+    replace_once(latin1, "    data: \"start\"\n", "    data: \"caf\xe9\"\n");
+    expect_refused(latin1, import_error::bad_field, "marker 0");
 }
