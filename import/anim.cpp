@@ -59,8 +59,8 @@ struct refused {
 // The most YAML indicators yaml-cpp may read ahead of the last node it handed over. Its scanner
 // reads a flow collection (`[...]`, `{...}`) whole before the collection's first node, in case
 // the collection is a mapping's key, holding a token of some 100 bytes for each indicator: 10 MB
-// of `[` took 3.4 GB. A clip's flow collections are a few dozen bytes, and a long scalar (a
-// marker's name) holds few indicators.
+// of `[` took 3.4 GB (under ASan). A clip's flow collections are a few dozen bytes, and a long
+// scalar (a marker's name) holds few indicators.
 constexpr std::size_t max_lookahead_indicators = 65536;
 // What the input is handed to yaml-cpp in, so that the lookahead is counted as it grows.
 constexpr std::size_t input_chunk = 4096;
@@ -142,7 +142,7 @@ bool known_tag(std::string_view tag) noexcept {
 
 // A float as Unity writes one (shortest digits, `Infinity`, `-Infinity`, `NaN`) or as YAML 1.1
 // spells one (`.inf`, `-.inf`, `.nan`, a leading `+`); a number past the float's range is the
-// float it rounds to (infinity, or 0), as Unity reads it.
+// float it rounds to (infinity, or 0).
 std::optional<float> parse_float(std::string_view s) {
     if (!s.empty() && s.front() == '+') s.remove_prefix(1);
     const bool negative = !s.empty() && s.front() == '-';
@@ -359,8 +359,14 @@ class clip_reader final : public YAML::EventHandler {
         const anchored& a = it->second;
         visit(mark, a.nodes, a.height);
         if (a.scalar) {
-            const std::string value = *a.scalar;
-            node_value(mark, value, false);
+            // The text aliases repeat is read as often as they repeat it: bounded as the nodes.
+            if (a.scalar->size() > node_ceiling_ - std::min(alias_bytes_, node_ceiling_)) {
+                refuse_at(import_error::yaml_too_many_nodes, mark,
+                          "aliases repeating more than " + std::to_string(node_ceiling_) +
+                              " bytes of text (twice the input's bytes and 4,096)");
+            }
+            alias_bytes_ += a.scalar->size();
+            node_value(mark, *a.scalar, false);
             return;
         }
         // A mapping or list through an alias: read where the clip's curves, keys or events are,
@@ -662,7 +668,8 @@ class clip_reader final : public YAML::EventHandler {
         if (auto r = budget_.take_keys(1, entry_.name)) throw refused{std::move(*r)};
         keyframe k = key_.k;
         if (k.weighted_mode < 0 || k.weighted_mode > 3) {
-            // Unity's WeightedMode is None, In, Out or Both; another is played as no weights.
+            // Unity's WeightedMode is None, In, Out or Both, and the format holds no other: another
+            // is imported as None, its weights unused, and said in a warning.
             k.weighted_mode = 0;
             ++entry_.odd_weighted_modes;
         }
@@ -689,8 +696,8 @@ class clip_reader final : public YAML::EventHandler {
         const std::string path(curve_path(*id));
         if (entry_.odd_weighted_modes > 0) {
             warn(path + ": " + std::to_string(entry_.odd_weighted_modes) +
-                 " keys with a weightedMode outside 0-3, imported as None (0), as Unity plays "
-                 "them: their weights are not used");
+                 " keys with a weightedMode outside 0-3, imported as None (0): their weights are "
+                 "not used");
         }
         for (const int infinity : {entry_.pre_infinity, entry_.post_infinity}) {
             if (infinity < 0 || infinity > 2) {
@@ -739,6 +746,7 @@ class clip_reader final : public YAML::EventHandler {
     key_budget budget_;
     const std::uint64_t node_ceiling_;
     std::uint64_t visited_ = 0;
+    std::uint64_t alias_bytes_ = 0;
     std::vector<frame> stack_;
     std::unordered_map<YAML::anchor_t, anchored> anchors_;
     std::size_t documents_ = 0;

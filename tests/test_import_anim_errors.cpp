@@ -150,6 +150,14 @@ TEST(ImportAnimErrors, ABillionLaughsIsRefusedByItsCountBeforeAnythingExpands) {
     EXPECT_FALSE(import_text(few).error);
 }
 
+TEST(ImportAnimErrors, AliasesRepeatingMoreTextThanTheCeilingAreRefused) {
+    // A scalar of 10,000 bytes repeated 30 times: 300,000 bytes read from some 10,100, more than
+    // twice the input and 4,096. Each is a single node: the node count alone would not see it.
+    std::string text = "AnimationClip:\n  a: &s " + std::string(10'000, 'x') + "\n  b: [" +
+                       repeated("*s, ", 29) + "*s]\n";
+    expect_refused(text, import_error::yaml_too_many_nodes, "aliases repeating more than");
+}
+
 TEST(ImportAnimErrors, AnAliasInsideTheNodeItNamesIsRefused) {
     expect_refused("AnimationClip:\n  a: &a [1, *a]\n", import_error::yaml_too_many_nodes,
                    "expands without end");
