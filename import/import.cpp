@@ -183,6 +183,13 @@ import_result finish_import(model& m, const import_options& options, import_resu
             }
         }
     }
+    if (m.layout == layout::compact) {
+        // A compact file holds a key's time and value alone: the model is what it reads back as
+        // (a -0 tangent or weight, which mrtk_linear takes for 0, as +0).
+        for (curve& c : m.curves) {
+            for (keyframe& k : c.keys) k = {k.time, k.value};
+        }
+    }
     validate_options check;
     check.level = level::full;
     check.layout = m.layout == layout::full ? layout_choice::full : layout_choice::compact;

@@ -13,19 +13,11 @@
 
 #include "detail/export_stream.hpp"
 #include "detail/export_text.hpp"
+#include "detail/unity_clip.hpp"
 
 namespace inputanim::detail {
 
 namespace {
-
-// Unity's wrap modes as its serialised AnimationCurve stores them (m_PreInfinity,
-// m_PostInfinity): PingPong 0, Repeat 1, Clamp 2. WrapMode Loop (2) repeats and PingPong (4)
-// reflects; every other mode holds the end value (FORMAT.md section 7).
-int unity_infinity(std::int32_t wrap) noexcept {
-    if (wrap == 2) return 1;
-    if (wrap == 4) return 0;
-    return 2;
-}
 
 // Text put into a buffer the caller sized for it.
 class line {
@@ -64,51 +56,6 @@ constexpr std::size_t max_curve_text = 320;
 constexpr std::size_t max_event_text = 200;
 constexpr std::uint64_t max_fixed_text = 4096;
 
-// Where a curve of the recording is bound in the clip (docs/EXPORT.md): the path of the
-// GameObject, the property (`hand` prefixes a pinch parameter's name) and Unity's class id.
-struct binding {
-    std::string_view path_hand;   // "", "Camera", "Gaze", "Gaze/Direction", "LeftHand", ...
-    std::string_view path_joint;  // a joint's name, after path_hand and '/'
-    std::string_view attribute_hand;
-    std::string_view attribute;
-    int class_id = 4;
-};
-
-binding binding_of(curve_id id) noexcept {
-    static constexpr std::array<std::string_view, pose_channel_count> pose_attributes = {
-        "m_LocalPosition.x", "m_LocalPosition.y", "m_LocalPosition.z", "m_LocalRotation.x",
-        "m_LocalRotation.y", "m_LocalRotation.z", "m_LocalRotation.w"};
-    static constexpr std::array<std::string_view, 3> positions = {
-        "m_LocalPosition.x", "m_LocalPosition.y", "m_LocalPosition.z"};
-    const std::size_t i = to_index(id);
-    if (i < hand_state_first) return {"Camera", {}, {}, pose_attributes[i], 4};
-    if (i < left_joint_first) {
-        const std::size_t s = i - hand_state_first;
-        const std::string_view hand = s % 2 == 0 ? "LeftHand" : "RightHand";
-        // tracked drives the hand's GameObject; pinching an Animator parameter on the root.
-        if (s < 2) return {hand, {}, {}, "m_IsActive", 1};
-        return {{}, {}, hand, "Pinching", 95};
-    }
-    if (i < gaze_first) {
-        const std::size_t k = i - left_joint_first;
-        const std::size_t per_hand = joint_count * pose_channel_count;
-        return {k < per_hand ? "LeftHand" : "RightHand",
-                joint_names[(k % per_hand) / pose_channel_count],
-                {},
-                pose_attributes[k % pose_channel_count],
-                4};
-    }
-    const std::size_t g = i - gaze_first;
-    return {g < 3 ? "Gaze" : "Gaze/Direction", {}, {}, positions[g % 3], 4};
-}
-
-// Curves the clip carries: every curve of the file but the None joint's.
-bool in_clip(curve_id id) noexcept {
-    const std::size_t i = to_index(id);
-    if (i < left_joint_first || i >= gaze_first) return true;
-    return ((i - left_joint_first) % (joint_count * pose_channel_count)) / pose_channel_count != 0;
-}
-
 std::size_t curve_head(const curve_view& c, char* out) noexcept {
     line l(out);
     l << "  - curve:\n      serializedVersion: 2\n      m_Curve:"
@@ -134,7 +81,7 @@ std::size_t key_text(const keyframe_view& k, bool stepped, char* out) noexcept {
 }
 
 std::size_t curve_tail(const curve_view& c, char* out) noexcept {
-    const binding b = binding_of(c.id);
+    const unity_binding b = unity_binding_of(c.id);
     line l(out);
     l << "      m_PreInfinity: ";
     l.integer(unity_infinity(c.pre_wrap)) << "\n      m_PostInfinity: ";
@@ -178,7 +125,7 @@ class unity_stream final : public export_stream {
     void fixed_text(text_target& t, int part) const;
     // Whether a curve is in the runtime's float curves (1) or the editor's (every curve: 3).
     static bool in_list(const curve_view& c, int list) noexcept {
-        return in_clip(c.id) && (list == 3 || binding_of(c.id).class_id != 4);
+        return in_unity_clip(c.id) && (list == 3 || unity_binding_of(c.id).class_id != 4);
     }
     std::uint64_t size_bound() const noexcept;
     std::uint64_t exact_size() const noexcept;
@@ -262,7 +209,7 @@ void unity_stream::fixed_text(text_target& t, int part) const {
 std::uint64_t unity_stream::size_bound() const noexcept {
     std::uint64_t bound = max_fixed_text;
     for (const curve_view& c : rec_.curves()) {
-        if (!in_clip(c.id)) continue;
+        if (!in_unity_clip(c.id)) continue;
         bound += (in_list(c, 1) ? 2 : 1) * (max_curve_text + max_key_text * c.keys.size());
     }
     for (const marker_view& m : rec_.markers()) {
