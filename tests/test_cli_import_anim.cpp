@@ -118,3 +118,26 @@ TEST_F(ImportAnimCli, ARefusedClipSaysWhyAndWritesNothing) {
     expect_refused(backwards,
                    "cannot import: a curve's key times do not increase: camera.position.x key 1");
 }
+
+TEST_F(ImportAnimCli, TheDefaultIsCompactAndSaysWhatOnlyFullKeeps) {
+    exported({"--no-hands", "--no-gaze"});
+    std::string text = read_text("in.anim");
+    const std::string from = "outSlope: 0\n";
+    text.replace(text.find(from), from.size(), "outSlope: 2.5\n");
+    write_text("curved.anim", text);
+    run_result r = run({"import", path("curved.anim"), path("compact.bin")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("1 curves (1 keys) have tangents or weights the compact layout cannot "
+                         "hold"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("--layout full keeps their tangents and weights"), std::string::npos)
+        << r.err;
+    EXPECT_NE(run({"info", path("compact.bin")}).out.find("layout     compact"), std::string::npos);
+    r = run({"import", path("curved.anim"), path("full.bin"), "--layout", "full"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_NE(run({"dump", path("full.bin"), "--curve", "camera.position.x"})
+                  .out.find("\"out_tangent\":2.5"),
+              std::string::npos);
+}

@@ -26,7 +26,7 @@ struct import_cli_options {
     // Empty: IN's extension says.
     std::string format;
     std::string version = "1.1";
-    // Empty: the model's own (compact when every key is MRTK's linear key, else full).
+    // Empty: compact for 1.1, the layout MRTK 2.6+ writes and reads.
     std::optional<inputanim::layout> layout;
     bool thin = false;
     inputanim::limits limits = [] {
@@ -105,7 +105,7 @@ int run_import(const import_cli_options& o) {
     }
     convert_options c;
     c.minor = o.version == "1.0" ? 0 : 1;
-    c.layout = o.layout.value_or(m.layout);
+    c.layout = o.layout.value_or(layout::compact);
     if (o.thin) c.thin = thinning{};
     output_file out;
     if (const std::optional<output_failure> failure = out.open(o.output, inputs)) {
@@ -114,6 +114,11 @@ int run_import(const import_cli_options& o) {
     const convert_result result = convert(rec, out, c);
     if (const std::optional<int> failed = commit_output(out, result.error)) return *failed;
     print_conversion_warnings(o.input, result);
+    if (result.curved_curves != 0 && !o.layout) {
+        warn(o.input,
+             "--layout full keeps their tangents and weights (MRTK 2.6+ reads only "
+             "compact; --version 1.0 is full and MRTK plays it, without eye gaze)");
+    }
     return finish_output(o.output);
 }
 
@@ -136,8 +141,8 @@ command add_import_command(CLI::App& app) {
                       "IN's format (default: its extension's)");
     add_version_option(*cmd, o->version, "File version to write");
     add_layout_option(*cmd, o->layout,
-                      "Float keyframes to write: compact or full (default: compact when every key "
-                      "is MRTK's linear key, else full; 1.0 is always full)");
+                      "v1.1 float keyframes: compact (the default: what MRTK 2.6+ reads; tangents "
+                      "and weights play linearly) or full (they are kept); 1.0 is always full");
     cmd->add_flag("--thin", o->thin,
                   "Thin the keys as MRTK 2.6+ does (1 mm, 0.02 degrees; vectors together), as "
                   "convert --thin does");
