@@ -254,7 +254,7 @@ py::tuple thin_model(const py::tuple& args) {
 }
 
 // (the model's tuple, the import's warnings), or (None, the error as a dict of code, detail and
-// message) when the importer refused the bytes.
+// message) when the importer refused the bytes. Throws os_failure for a system error.
 py::tuple import_buffer(const py::buffer& data, const std::string& format_name,
                         const py::dict& limit_values) {
     const std::optional<import_format> format = parse_import_format_name(format_name);
@@ -272,11 +272,12 @@ py::tuple import_buffer(const py::buffer& data, const std::string& format_name,
         r = import_model(bytes, *format, m, options, nullptr);
     }
     if (r.error == std::errc::not_enough_memory) throw std::bad_alloc();
+    // A failure of the system's (a .gltf's buffer that cannot be read) is an OSError.
+    if (r.error && r.error.category() != import_error_category())
+        throw os_failure{r.error, r.detail};
     if (r.error) {
         py::dict e;
-        e["code"] = r.error.category() == import_error_category()
-                        ? text(import_error_name(static_cast<import_error>(r.error.value())))
-                        : text(r.error.message());
+        e["code"] = text(import_error_name(static_cast<import_error>(r.error.value())));
         e["detail"] = text(r.detail);
         e["message"] = text(r.error.message());
         return py::make_tuple(py::none(), e);

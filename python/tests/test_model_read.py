@@ -1,0 +1,186 @@
+"""Model.read: the library's importers (import.hpp) from Python. The CSV `inputanim sample` prints,
+a Unity clip and glTF that `export` writes come back as models; what an importer refuses is an
+InvalidImport with the importer's code and detail."""
+
+import io
+import os
+
+import numpy as np
+import pytest
+
+import inputanim
+from conftest import run
+
+PX = "camera.position.x"
+
+
+def bits(a):
+    return np.asarray(a, dtype="<f4").view("<u4")
+
+
+@pytest.fixture(scope="module")
+def sampled(cli, generated, tmp_path_factory):
+    """(recording, the CSV `inputanim sample --rate 30` prints of it)."""
+    path = tmp_path_factory.mktemp("csv") / "take.csv"
+    path.write_text(run(cli, "sample", "--rate", 30, generated["v11_compact"]).stdout)
+    return inputanim.open(generated["v11_compact"]), path
+
+
+def read_refused(code, data, format="csv", **options):
+    with pytest.raises(inputanim.InvalidImport) as refused:
+        inputanim.Model.read(io.BytesIO(data), format=format, **options)
+    assert refused.value.code == code
+    assert refused.value.format == format
+    return refused.value
+
+
+# -- CSV -------------------------------------------------------------------------------------------
+
+
+def test_the_csv_sample_prints_reads_back_as_linear_keys_at_its_rows(sampled):
+    rec, path = sampled
+    model = inputanim.Model.read(path)
+    assert (model.version, model.layout, model.blocks) == ("1.1", "compact",
+                                                           {"camera", "hands", "gaze"})
+    assert model.markers == []
+    times, values = rec.sample(30)
+    for i, curve_path in enumerate(rec.columns()):
+        keys = model.curves[curve_path]
+        assert np.array_equal(bits(keys.times), bits(times)), curve_path
+        assert np.array_equal(bits(keys.values), bits(values[:, i])), curve_path
+    # The same keys as a model of the frame of the same samples.
+    assert model.to_bytes() == inputanim.Model.from_frame(rec.to_pandas(30)).to_bytes()
+
+
+def test_the_format_comes_from_the_extension_or_is_given(sampled, tmp_path):
+    _, path = sampled
+    expected = inputanim.Model.read(path).to_bytes()
+    upper = tmp_path / "TAKE.CSV"
+    upper.write_bytes(path.read_bytes())
+    other = tmp_path / "take.txt"
+    other.write_bytes(path.read_bytes())
+    with open(path, "rb") as f:
+        from_file = inputanim.Model.read(f, format="csv")
+    for model in (inputanim.Model.read(upper), inputanim.Model.read(other, format="csv"),
+                  inputanim.Model.read(os.fsencode(path)), from_file):
+        assert model.to_bytes() == expected
+    with pytest.raises(ValueError, match="no import format has the extension 'txt'"):
+        inputanim.Model.read(other)
+    with pytest.raises(ValueError, match="format is required"):
+        inputanim.Model.read(io.BytesIO(path.read_bytes()))
+    with pytest.raises(ValueError, match="format must be"):
+        inputanim.Model.read(path, format="bin")
+    with pytest.raises(FileNotFoundError):
+        inputanim.Model.read(tmp_path / "missing.csv")
+
+
+def test_a_model_read_from_a_file_is_never_written_over_it(sampled, tmp_path):
+    _, path = sampled
+    copy = tmp_path / "take.csv"
+    copy.write_bytes(path.read_bytes())
+    model = inputanim.Model.read(copy)
+    with pytest.raises(ValueError, match="it is the input file itself"):
+        model.write(copy)
+    assert copy.read_bytes() == path.read_bytes()
+    model.write(tmp_path / "take.bin")
+    assert inputanim.validate(tmp_path / "take.bin")["valid"]
+
+
+def test_a_csv_header_without_the_time_or_with_a_column_that_is_no_curve_is_refused():
+    refused = read_refused("missing_column", b"time,camera.position.x\n0,1\n")
+    assert "the first column must be t" in refused.detail
+    refused = read_refused("missing_column", b"t,camera.position.q\n0,1\n")
+    assert "camera.position.q" in refused.detail
+    assert str(refused).startswith("cannot import (missing_column): ")
+
+
+def test_a_csv_field_that_is_not_a_number_or_a_short_row_is_refused():
+    refused = read_refused("bad_number", b"t,camera.position.x\n0,1\n0.5,abc\n")
+    assert refused.detail == "line 3: 'abc' in column camera.position.x is not a number"
+    read_refused("bad_number", b"t,camera.position.x,camera.position.y\n0,1\n")
+
+
+def test_keys_the_format_cannot_hold_are_refused_with_their_curve_and_key():
+    refused = read_refused("unsorted_keys", b"t,camera.position.x\n0,1\n1,2\n0.5,3\n")
+    assert refused.detail.startswith("camera.position.x key 2")
+    read_refused("bad_field", b"t,hand.left.tracked\n0,1\n1,0.5\n")
+
+
+def test_the_limits_are_checked_before_the_work_they_bound(sampled):
+    _, path = sampled
+    data = path.read_bytes()
+    read_refused("too_large", data, limits={"max_bytes": 100})
+    refused = read_refused("limit_exceeded", data, limits={"max_keyframes_per_curve": 10})
+    assert "max-keyframes-per-curve 10" in refused.detail
+    refused = read_refused("limit_exceeded", data, limits={"max_total_keyframes": 1000})
+    assert "max-total-keyframes 1000" in refused.detail
+
+
+# -- Unity clips and glTF, as export writes them ---------------------------------------------------
+
+
+def curved(generated, tmp_path):
+    """A v1.1 full recording whose camera.position.x keys are Hermite and weighted, not linear."""
+    model = inputanim.open(generated["v11_full"]).to_model()
+    keys = model.curves[PX]
+    n = len(keys)
+    keys.in_tangents = np.linspace(-1.0, 1.0, n)
+    keys.out_tangents = np.linspace(1.0, -1.0, n)
+    keys.in_weights = np.full(n, 0.25)
+    keys.out_weights = np.full(n, 0.5)
+    keys.weighted_modes = np.arange(n) % 4
+    model.write(tmp_path / "curved.bin")
+    return tmp_path / "curved.bin"
+
+
+@pytest.mark.parametrize("source", ["v11_compact", "v11_full", "curved"])
+def test_a_unity_clip_reads_back_as_the_recordings_keys(generated, source, tmp_path):
+    source_file = curved(generated, tmp_path) if source == "curved" else generated[source]
+    rec = inputanim.open(source_file)
+    rec.export(tmp_path / "take.anim")
+    model = inputanim.Model.read(tmp_path / "take.anim")
+    assert model.version == "1.1"
+    # Compact unless a float key is not MRTK's linear one (gen's full keys all are).
+    assert model.layout == ("full" if source == "curved" else "compact")
+    for path, curve in rec.curves.items():
+        keys = model.curves[path]
+        assert np.array_equal(bits(keys.times), bits(curve.times)), path
+        assert np.array_equal(bits(keys.values), bits(curve.values)), path
+        if curve.has_tangents:
+            for name in ("in_tangents", "out_tangents", "in_weights", "out_weights"):
+                assert np.array_equal(bits(getattr(keys, name)), bits(getattr(curve, name)))
+            assert np.array_equal(keys.weighted_modes, curve.weighted_modes)
+    assert [name for _, name in model.markers] == list(rec.markers["name"])
+    assert np.array_equal(bits([t for t, _ in model.markers]), bits(rec.markers["time"]))
+    # The clip holds everything a v1.1 file of its layout does.
+    if source != "v11_full":
+        assert model.to_bytes() == source_file.read_bytes()
+
+
+def test_gltf_plays_back_as_the_recording_on_the_exports_grid(generated, tmp_path):
+    rec = inputanim.open(generated["v11_compact"])
+    models = {}
+    for format in ("glb", "gltf"):
+        rec.export(tmp_path / f"take.{format}", rate=30)
+        models[format] = inputanim.Model.read(tmp_path / f"take.{format}")
+        with open(tmp_path / f"take.{format}", "rb") as f:
+            assert inputanim.Model.read(f, format=format).to_bytes() == \
+                models[format].to_bytes()
+    # One document in two containers.
+    assert models["glb"].to_bytes() == models["gltf"].to_bytes()
+    model = models["glb"]
+    assert (model.version, model.blocks) == ("1.1", {"camera", "hands", "gaze"})
+    # The None joint is not exported.
+    paths = [p for p in rec.columns() if ".None." not in p]
+    times, values = rec.sample(30, paths)
+    rebuilt = inputanim.open(model.to_bytes())
+    back_times, back_values = rebuilt.sample(30, paths, start=times[0], stop=times[-1])
+    assert np.array_equal(bits(back_times), bits(times))
+    assert np.abs(back_values - values).max() <= 1e-5
+    assert [name for _, name in model.markers] == list(rec.markers["name"])
+
+
+def test_what_is_neither_yaml_nor_gltf_is_refused_with_the_formats_code():
+    read_refused("bad_yaml", b"a: [\n", format="anim")
+    read_refused("bad_gltf", b"not json", format="gltf")
+    read_refused("bad_gltf", b"not a glb container", format="glb")
