@@ -176,7 +176,12 @@ def test_gltf_plays_back_as_the_recording_on_the_exports_grid(generated, tmp_pat
     rebuilt = inputanim.open(model.to_bytes())
     back_times, back_values = rebuilt.sample(30, paths, start=times[0], stop=times[-1])
     assert np.array_equal(bits(back_times), bits(times))
-    assert np.abs(back_values - values).max() <= 1e-5
+    # The export normalises rotations (docs/EXPORT.md), which the recording's sampled
+    # quaternions are only nearly.
+    rotation = np.array([".rotation." in p for p in paths])
+    error = np.abs(back_values - values)
+    assert error[:, ~rotation].max() <= 1e-5
+    assert error[:, rotation].max() <= 1e-4
     assert [name for _, name in model.markers] == list(rec.markers["name"])
 
 
