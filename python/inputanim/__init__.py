@@ -29,8 +29,8 @@ from .model import (BLOCKS, DEFAULT_MAX_IMPORT_BYTES, ImportRemark, InvalidImpor
                     ModelCurve, ModelCurves, _write_all)
 
 __all__ = ["open", "members", "validate", "index", "merge_index", "Recording", "Curve", "InvalidRecording",
-           "IndexWarning", "DatabaseError", "upload_limits", "MAX_THREADS", "DEFAULT_MAX_ROWS", "Model",
-           "ModelCurve", "ModelCurves", "InvalidImport", "ImportRemark", "BLOCKS",
+           "IndexWarning", "DatabaseError", "upload_limits", "MAX_THREADS", "DEFAULT_MAX_ROWS",
+           "Model", "ModelCurve", "ModelCurves", "InvalidImport", "ImportRemark", "BLOCKS",
            "DEFAULT_MAX_IMPORT_BYTES"]
 
 # The most threads any count asks for (index's jobs, validate's threads, the Dask helpers' jobs):

@@ -303,7 +303,7 @@ def bad_models():
         "nan_value": (nan, rf"^{PX} key 1: .*\(non_finite\)"),
         "infinite_time": (infinite, rf"^{PX} key 2: .*\(non_finite\)"),
         "wrong_block": (wrong_block,
-                        rf"^{PX} key 0: a curve of the camera block, which the model does not hold"),
+                        rf"^{PX} key 0: a curve of the camera block, which the model does not"),
         "v10_gaze": (v10_gaze, "a v1.0 model cannot hold eye gaze"),
         "v10_camera_only": (v10_camera_only, "a v1.0 model holds camera and hands"),
         "bool_value": (bad_bool, r"^hand.right.pinching key 1: .*\(bad_bool_value\)"),
