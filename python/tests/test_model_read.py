@@ -133,6 +133,18 @@ def curved(generated, tmp_path):
     return tmp_path / "curved.bin"
 
 
+def test_each_remark_of_an_import_is_an_import_remark(generated, tmp_path):
+    rec = inputanim.open(generated["v11_compact"])
+    rec.export(tmp_path / "take.anim")
+    text = (tmp_path / "take.anim").read_text()
+    other = tmp_path / "other.anim"
+    other.write_text(text.replace("functionName: OnInputAnimationMarker",
+                                  "functionName: SomethingElse", 1))
+    with pytest.warns(inputanim.ImportRemark, match="'SomethingElse', not OnInputAnimationMarker"):
+        model = inputanim.Model.read(other)
+    assert [name for _, name in model.markers] == list(rec.markers["name"])[1:]
+
+
 @pytest.mark.parametrize("source", ["v11_compact", "v11_full", "curved"])
 def test_a_unity_clip_reads_back_as_the_recordings_keys(generated, source, tmp_path):
     source_file = curved(generated, tmp_path) if source == "curved" else generated[source]
