@@ -8,7 +8,6 @@ by the library's encoder.
 """
 
 from collections.abc import Mapping
-import builtins
 import errno
 import os
 
@@ -365,13 +364,14 @@ class Model:
     @classmethod
     def read(cls, path_or_file, format=None, limits=None):
         """Imports a Unity AnimationClip (.anim), glTF 2.0 (.gltf, .glb) or the CSV of `inputanim
-        sample` (.csv) with the library's importers (docs/IMPORT.md): a path (the format from its
-        extension unless given) or a binary file object (format required). The model is version
-        1.1, of the blocks the input has curves of, compact when every float key is MRTK's linear
-        key, else full. limits: a dict of validate()'s limits, or "upload"; max_bytes (by default
-        DEFAULT_MAX_IMPORT_BYTES, 1 GiB) bounds what is read. Raises InvalidImport for an input
-        the importer refuses, OSError when it cannot be read; each remark of the import is an
-        ImportRemark warning."""
+        sample` (.csv) with the library's importers (docs/IMPORT.md), as `inputanim import` reads
+        IN: a path ("-" for standard input; the format from its extension unless given) or a
+        binary file object (format required), gzip-compressed or not. The model is version 1.1,
+        of the blocks the input has curves of, compact when every float key is MRTK's linear key,
+        else full. limits: a dict of validate()'s limits, or "upload"; max_bytes (by default
+        DEFAULT_MAX_IMPORT_BYTES, 1 GiB, as `inputanim import --max-bytes`) bounds what is read
+        and inflated. Raises InvalidImport for an input the importer refuses, OSError when it
+        cannot be read; each remark of the import is an ImportRemark warning."""
         import warnings
 
         from . import _limits, _path
@@ -391,15 +391,13 @@ class Model:
             format = extension
         if format not in ("anim", "gltf", "glb", "csv"):
             raise ValueError(f"format must be 'anim', 'gltf', 'glb' or 'csv', not {format!r}")
-        # One byte past the ceiling tells the importer the input is too large, without reading it
-        # all.
         if is_file:
+            # One byte past the ceiling tells the input is too large, without reading it all.
             data = path_or_file.read(limits["max_bytes"] + 1)
+            values, outcome = _core.import_buffer(data, format, limits)
         else:
             name = os.fsdecode(_path(path_or_file))
-            with builtins.open(_path(path_or_file), "rb") as f:
-                data = f.read(limits["max_bytes"] + 1)
-        values, outcome = _core.import_model(data, format, limits)
+            values, outcome = _core.import_file(_path(path_or_file), format, limits)
         if values is None:
             raise InvalidImport(outcome, format, name)
         for remark in outcome:

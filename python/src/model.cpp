@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "bind.hpp"
@@ -23,6 +24,7 @@
 #include "inputanim/error.hpp"
 #include "inputanim/format.hpp"
 #include "inputanim/import.hpp"
+#include "inputanim/input.hpp"
 #include "inputanim/reader.hpp"
 #include "inputanim/recording.hpp"
 #include "inputanim/thin.hpp"
@@ -253,38 +255,84 @@ py::tuple thin_model(const py::tuple& args) {
     return model_tuple(thinned);
 }
 
-// (the model's tuple, the import's warnings), or (None, the error as a dict of code, detail and
-// message) when the importer refused the bytes. Throws os_failure for a system error.
-py::tuple import_buffer(const py::buffer& data, const std::string& format_name,
-                        const py::dict& limit_values) {
+// The refusal of an import as Python's InvalidImport takes it: the code's name, the detail, the
+// code's sentence.
+py::dict import_refusal(std::string_view code, const std::string& detail,
+                        const std::string& message) {
+    py::dict e;
+    e["code"] = text(code);
+    e["detail"] = text(detail);
+    e["message"] = text(message);
+    return e;
+}
+
+// The content of `o` read whole through the front door as `inputanim import` reads IN (gzip
+// inflated, up to limits.max_bytes), then imported: (the model's tuple, the import's warnings),
+// or (None, the refusal) for content the front door or the importer refuses. Throws os_failure
+// for a read or a system error.
+py::tuple import_opened(opened o, const std::string& format_name, const py::dict& limit_values) {
     const std::optional<import_format> format = parse_import_format_name(format_name);
     if (!format) {
         refuse("format must be 'anim', 'gltf', 'glb' or 'csv', not '" + format_name + "'");
     }
     import_options options;
     options.limits = options_of("full", "auto", limit_values, 1).limits;
+    std::vector<std::byte> bytes;
+    std::error_code io;
+    error unread;
     model m;
     import_result r;
     {
-        const py::buffer_info info = data.request();
-        const std::span<const std::byte> bytes = buffer_bytes(info);
         py::gil_scoped_release release;
-        r = import_model(bytes, *format, m, options, nullptr);
+        unread = read_content(o.in, options.limits.max_bytes, bytes, io);
+        if (!unread && !io) r = import_model(bytes, *format, m, options, nullptr);
     }
-    if (r.error == std::errc::not_enough_memory) throw std::bad_alloc();
-    // A failure of the system's (a .gltf's buffer that cannot be read) is an OSError.
-    if (r.error && r.error.category() != import_error_category())
-        throw os_failure{r.error, r.detail};
+    if (io == std::errc::not_enough_memory || r.error == std::errc::not_enough_memory) {
+        throw std::bad_alloc();
+    }
+    if (io) throw os_failure{io, o.path};
+    if (unread.code == errc::limit_exceeded) {
+        return py::make_tuple(
+            py::none(), import_refusal(import_error_name(import_error::too_large),
+                                       "more than max_bytes " +
+                                           std::to_string(options.limits.max_bytes) + " bytes",
+                                       make_error_code(import_error::too_large).message()));
+    }
+    if (unread) {
+        // A damaged gzip stream: the front door's code.
+        return py::make_tuple(py::none(),
+                              import_refusal(error_name(unread.code), unread.message(),
+                                             std::string(error_description(unread.code))));
+    }
+    // A failure of the system's (a .gltf's buffer that cannot be read) is an OSError, named by
+    // the detail when there is one.
+    if (r.error && r.error.category() != import_error_category()) {
+        throw os_failure{r.error, r.detail.empty() ? o.path : r.detail};
+    }
     if (r.error) {
-        py::dict e;
-        e["code"] = text(import_error_name(static_cast<import_error>(r.error.value())));
-        e["detail"] = text(r.detail);
-        e["message"] = text(r.error.message());
-        return py::make_tuple(py::none(), e);
+        return py::make_tuple(
+            py::none(),
+            import_refusal(import_error_name(static_cast<import_error>(r.error.value())), r.detail,
+                           r.error.message()));
     }
     py::list warnings;
     for (const std::string& w : r.warnings) warnings.append(text(w));
     return py::make_tuple(model_tuple(m), warnings);
+}
+
+py::tuple import_file(const py::bytes& path, const std::string& format_name,
+                      const py::dict& limit_values) {
+    return import_opened(open_name(path_of(path)), format_name, limit_values);
+}
+
+py::tuple import_buffer(const py::buffer& data, const std::string& format_name,
+                        const py::dict& limit_values) {
+    opened o;
+    {
+        const py::buffer_info info = data.request();
+        o = open_bytes(buffer_bytes(info));
+    }
+    return import_opened(std::move(o), format_name, limit_values);
 }
 
 }  // namespace
@@ -334,7 +382,8 @@ py::tuple model_tuple(const model& m) {
 void bind_model(py::module_& m) {
     m.def("write_model", &write_model, py::arg("model"), py::arg("path"), py::arg("inputs"));
     m.def("thin_model", &thin_model, py::arg("model"));
-    m.def("import_model", &import_buffer, py::arg("data"), py::arg("format"), py::arg("limits"));
+    m.def("import_file", &import_file, py::arg("path"), py::arg("format"), py::arg("limits"));
+    m.def("import_buffer", &import_buffer, py::arg("data"), py::arg("format"), py::arg("limits"));
 }
 
 }  // namespace inputanim::python

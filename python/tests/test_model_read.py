@@ -74,6 +74,22 @@ def test_the_format_comes_from_the_extension_or_is_given(sampled, tmp_path):
         inputanim.Model.read(tmp_path / "missing.csv")
 
 
+def test_gzip_is_inflated_as_the_front_door_inflates_it(sampled, tmp_path):
+    import gzip
+
+    _, path = sampled
+    expected = inputanim.Model.read(path).to_bytes()
+    data = path.read_bytes()
+    packed = gzip.compress(data)
+    (tmp_path / "take.csv.gz").write_bytes(packed)
+    assert inputanim.Model.read(tmp_path / "take.csv.gz", format="csv").to_bytes() == expected
+    assert inputanim.Model.read(io.BytesIO(packed), format="csv").to_bytes() == expected
+    # max_bytes bounds the inflated bytes.
+    refused = read_refused("too_large", packed, limits={"max_bytes": len(data) - 1})
+    assert refused.detail == f"more than max_bytes {len(data) - 1} bytes"
+    read_refused("bad_compression", packed[:len(packed) // 2])
+
+
 def test_a_model_read_from_a_file_is_never_written_over_it(sampled, tmp_path):
     _, path = sampled
     copy = tmp_path / "take.csv"
