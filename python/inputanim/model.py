@@ -202,11 +202,13 @@ class Model:
     "camera", "hands", "gaze"), curves (ModelCurves: path -> ModelCurve) and markers (a list of
     (time, name), or None for a file without a marker list, as the published page describes).
 
-    Nothing is checked until the model is written (write, to_bytes, thinned): then, before a
-    byte is written, ValueError names the curve and key of what cannot be written (keys out of
-    order or not finite, a bool value other than 0 or 1, a wrap or weighted mode Unity does not
-    have, keys in a curve of a block the model does not hold, tangents a compact file cannot
-    hold, eye gaze in a v1.0 model) or the marker (a name that is not UTF-8)."""
+    Setting version, layout or blocks to what they cannot be is a ValueError at once; the keys and
+    markers are checked when the model is written (write, to_bytes, thinned): before a byte is
+    written, ValueError names the curve and key of what cannot be written (keys out of order or
+    not finite, a bool value other than 0 or 1, a wrap or weighted mode Unity does not have, keys
+    in a curve of a block the model does not hold, tangents a compact file cannot hold, arrays
+    of one curve of different lengths), the marker (a name that is not UTF-8, a time that is not
+    finite), or says that a v1.0 model holds eye gaze, or lacks camera or hands."""
 
     def __init__(self, version="1.1", layout="compact", blocks=BLOCKS, markers=()):
         self.version = version
@@ -248,7 +250,8 @@ class Model:
         blocks = set(value)
         unknown = blocks - set(BLOCKS)
         if unknown:
-            raise ValueError(f"blocks are 'camera', 'hands' and 'gaze', not {sorted(unknown)!r}")
+            raise ValueError(f"blocks are 'camera', 'hands' and 'gaze', not "
+                             f"{sorted(unknown, key=repr)!r}")
         self._blocks = blocks
 
     @classmethod
@@ -270,7 +273,8 @@ class Model:
         blocks = self.blocks
         unknown = set(blocks) - set(BLOCKS)
         if unknown:
-            raise ValueError(f"blocks are 'camera', 'hands' and 'gaze', not {sorted(unknown)!r}")
+            raise ValueError(f"blocks are 'camera', 'hands' and 'gaze', not "
+                             f"{sorted(unknown, key=repr)!r}")
         markers = None
         if self.markers is not None:
             markers = []
