@@ -74,6 +74,19 @@ def test_the_format_comes_from_the_extension_or_is_given(sampled, tmp_path):
         inputanim.Model.read(tmp_path / "missing.csv")
 
 
+def test_standard_input_is_read_by_the_name_dash(sampled):
+    import subprocess
+    import sys
+
+    _, path = sampled
+    script = ("import sys, inputanim; "
+              "sys.stdout.buffer.write(inputanim.Model.read('-', format='csv').to_bytes())")
+    with open(path, "rb") as stdin:
+        out = subprocess.run([sys.executable, "-c", script], stdin=stdin, capture_output=True,
+                             check=True).stdout
+    assert out == inputanim.Model.read(path).to_bytes()
+
+
 def test_gzip_is_inflated_as_the_front_door_inflates_it(sampled, tmp_path):
     import gzip
 
