@@ -369,8 +369,9 @@ class Model:
     def read(cls, path_or_file, format=None, limits=None):
         """Imports a Unity AnimationClip (.anim), glTF 2.0 (.gltf, .glb) or the CSV of `inputanim
         sample` (.csv) with the library's importers (docs/IMPORT.md), as `inputanim import` reads
-        IN: a path ("-" for standard input; the format from its extension unless given) or a
-        binary file object (format required), gzip-compressed or not. The model is version 1.1,
+        IN: a path ("-" for standard input; the format from its extension unless given; a
+        .gltf's external buffers read from its folder, below it) or a binary file object (format
+        required; a .gltf's buffers then data URIs), gzip-compressed or not. The model is version 1.1,
         of the blocks the input has curves of, compact when every float key is MRTK's linear key,
         else full. limits: a dict of validate()'s limits, or "upload"; max_bytes (by default
         DEFAULT_MAX_IMPORT_BYTES, 1 GiB, as `inputanim import --max-bytes`) bounds what is read
@@ -400,8 +401,11 @@ class Model:
             data = path_or_file.read(limits["max_bytes"] + 1)
             values, outcome = _core.import_buffer(data, format, limits)
         else:
-            name = os.fsdecode(_path(path_or_file))
-            values, outcome = _core.import_file(_path(path_or_file), format, limits)
+            path = _path(path_or_file)
+            name = os.fsdecode(path)
+            # A .gltf's external buffers lie in its folder.
+            folder = os.path.dirname(path) or b"."
+            values, outcome = _core.import_file(path, format, limits, folder)
         if values is None:
             raise InvalidImport(outcome, format, name)
         for remark in outcome:

@@ -267,10 +267,11 @@ py::dict import_refusal(std::string_view code, const std::string& detail,
 }
 
 // The content of `o` read whole through the front door as `inputanim import` reads IN (gzip
-// inflated, up to limits.max_bytes), then imported: (the model's tuple, the import's warnings),
-// or (None, the refusal) for content the front door or the importer refuses. Throws os_failure
-// for a read or a system error.
-py::tuple import_opened(opened o, const std::string& format_name, const py::dict& limit_values) {
+// inflated, up to limits.max_bytes), then imported, a .gltf's external buffers read from `files`
+// when there are any: (the model's tuple, the import's warnings), or (None, the refusal) for
+// content the front door or the importer refuses. Throws os_failure for a read or a system error.
+py::tuple import_opened(opened o, const std::string& format_name, const py::dict& limit_values,
+                        import_files* files) {
     const std::optional<import_format> format = parse_import_format_name(format_name);
     if (!format) {
         refuse("format must be 'anim', 'gltf', 'glb' or 'csv', not '" + format_name + "'");
@@ -285,7 +286,7 @@ py::tuple import_opened(opened o, const std::string& format_name, const py::dict
     {
         py::gil_scoped_release release;
         unread = read_content(o.in, options.limits.max_bytes, bytes, io);
-        if (!unread && !io) r = import_model(bytes, *format, m, options, nullptr);
+        if (!unread && !io) r = import_model(bytes, *format, m, options, files);
     }
     if (io == std::errc::not_enough_memory || r.error == std::errc::not_enough_memory) {
         throw std::bad_alloc();
@@ -320,9 +321,11 @@ py::tuple import_opened(opened o, const std::string& format_name, const py::dict
     return py::make_tuple(model_tuple(m), warnings);
 }
 
+// A file by name; a .gltf's external buffers are read from `folder` (below it).
 py::tuple import_file(const py::bytes& path, const std::string& format_name,
-                      const py::dict& limit_values) {
-    return import_opened(open_name(path_of(path)), format_name, limit_values);
+                      const py::dict& limit_values, const py::bytes& folder) {
+    folder_files files(path_of(folder));
+    return import_opened(open_name(path_of(path)), format_name, limit_values, &files);
 }
 
 py::tuple import_buffer(const py::buffer& data, const std::string& format_name,
@@ -332,7 +335,8 @@ py::tuple import_buffer(const py::buffer& data, const std::string& format_name,
         const py::buffer_info info = data.request();
         o = open_bytes(buffer_bytes(info));
     }
-    return import_opened(std::move(o), format_name, limit_values);
+    // No folder: a .gltf's buffers are data URIs.
+    return import_opened(std::move(o), format_name, limit_values, nullptr);
 }
 
 }  // namespace
@@ -382,7 +386,8 @@ py::tuple model_tuple(const model& m) {
 void bind_model(py::module_& m) {
     m.def("write_model", &write_model, py::arg("model"), py::arg("path"), py::arg("inputs"));
     m.def("thin_model", &thin_model, py::arg("model"));
-    m.def("import_file", &import_file, py::arg("path"), py::arg("format"), py::arg("limits"));
+    m.def("import_file", &import_file, py::arg("path"), py::arg("format"), py::arg("limits"),
+          py::arg("folder"));
     m.def("import_buffer", &import_buffer, py::arg("data"), py::arg("format"), py::arg("limits"));
 }
 

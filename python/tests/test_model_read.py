@@ -226,6 +226,55 @@ def test_gltf_plays_back_as_the_recording_on_the_exports_grid(generated, tmp_pat
     assert [name for _, name in model.markers] == list(rec.markers["name"])
 
 
+def with_external_buffer(gltf, uri, buffer_file=None):
+    """The .gltf `gltf` (its buffer a data URI, as export writes it) with its buffer at `uri`,
+    written to `buffer_file`."""
+    import base64
+    import json
+
+    doc = json.loads(gltf.read_text())
+    data = base64.b64decode(doc["buffers"][0]["uri"].split(",", 1)[1])
+    if buffer_file is not None:
+        buffer_file.parent.mkdir(parents=True, exist_ok=True)
+        buffer_file.write_bytes(data)
+    doc["buffers"][0]["uri"] = uri
+    return json.dumps(doc).encode()
+
+
+def test_a_gltf_read_from_a_path_reads_its_external_buffers_from_its_folder(generated,
+                                                                           tmp_path):
+    rec = inputanim.open(generated["v11_compact"])
+    rec.export(tmp_path / "embedded.gltf", rate=30)
+    expected = inputanim.Model.read(tmp_path / "embedded.gltf").to_bytes()
+    folder = tmp_path / "take"
+    data = with_external_buffer(tmp_path / "embedded.gltf", "data%20files/take.bin",
+                                folder / "data files" / "take.bin")
+    (folder / "take.gltf").write_bytes(data)
+    assert inputanim.Model.read(folder / "take.gltf").to_bytes() == expected
+    # From the current folder, by a relative path.
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        assert inputanim.Model.read("take.gltf").to_bytes() == expected
+    finally:
+        os.chdir(cwd)
+    # A file object has no folder.
+    with open(folder / "take.gltf", "rb") as f:
+        with pytest.raises(inputanim.InvalidImport) as refused:
+            inputanim.Model.read(f, format="gltf")
+    assert refused.value.code == "bad_uri"
+    # Nor may a buffer leave the .gltf's folder.
+    (folder / "escape.gltf").write_bytes(
+        with_external_buffer(tmp_path / "embedded.gltf", "../take.bin", tmp_path / "take.bin"))
+    with pytest.raises(inputanim.InvalidImport) as refused:
+        inputanim.Model.read(folder / "escape.gltf")
+    assert refused.value.code == "bad_uri"
+    (folder / "missing.gltf").write_bytes(
+        with_external_buffer(tmp_path / "embedded.gltf", "missing.bin"))
+    with pytest.raises(FileNotFoundError):
+        inputanim.Model.read(folder / "missing.gltf")
+
+
 def test_what_is_neither_yaml_nor_gltf_is_refused_with_the_formats_code():
     read_refused("bad_yaml", b"a: [\n", format="anim")
     read_refused("bad_gltf", b"not json", format="gltf")
