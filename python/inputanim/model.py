@@ -396,6 +396,7 @@ class Model:
             format = extension
         if format not in ("anim", "gltf", "glb", "csv"):
             raise ValueError(f"format must be 'anim', 'gltf', 'glb' or 'csv', not {format!r}")
+        inputs = []
         if is_file:
             # One byte past the ceiling tells the input is too large, without reading it all.
             data = path_or_file.read(limits["max_bytes"] + 1)
@@ -403,14 +404,16 @@ class Model:
         else:
             path = _path(path_or_file)
             name = os.fsdecode(path)
-            # A .gltf's external buffers lie in its folder.
+            # A .gltf's external buffers lie in its folder; the model is written over none of
+            # them, nor over the file.
             folder = os.path.dirname(path) or b"."
-            values, outcome = _core.import_file(path, format, limits, folder)
+            values, outcome, buffers = _core.import_file(path, format, limits, folder)
+            inputs = [path, *buffers]
         if values is None:
             raise InvalidImport(outcome, format, name)
         for remark in outcome:
             warnings.warn(remark, ImportRemark, stacklevel=2)
-        return cls._from_core(values, [] if name is None else [_path(path_or_file)])
+        return cls._from_core(values, inputs)
 
     def __repr__(self):
         blocks = ", ".join(b for b in BLOCKS if b in self.blocks)

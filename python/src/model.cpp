@@ -321,11 +321,17 @@ py::tuple import_opened(opened o, const std::string& format_name, const py::dict
     return py::make_tuple(model_tuple(m), warnings);
 }
 
-// A file by name; a .gltf's external buffers are read from `folder` (below it).
+// A file by name; a .gltf's external buffers are read from `folder` (below it). import_opened's
+// tuple, and the buffers read (bytes, links resolved): inputs too, which an output must not
+// replace.
 py::tuple import_file(const py::bytes& path, const std::string& format_name,
                       const py::dict& limit_values, const py::bytes& folder) {
     folder_files files(path_of(folder));
-    return import_opened(open_name(path_of(path)), format_name, limit_values, &files);
+    const py::tuple imported =
+        import_opened(open_name(path_of(path)), format_name, limit_values, &files);
+    py::list read;
+    for (const std::string& f : files.files_read()) read.append(py::bytes(f));
+    return py::make_tuple(imported[0], imported[1], read);
 }
 
 py::tuple import_buffer(const py::buffer& data, const std::string& format_name,

@@ -241,6 +241,14 @@ def with_external_buffer(gltf, uri, buffer_file=None):
     return json.dumps(doc).encode()
 
 
+def data_bytes(folder):
+    import base64
+    import json
+
+    doc = json.loads((folder.parent / "embedded.gltf").read_text())
+    return base64.b64decode(doc["buffers"][0]["uri"].split(",", 1)[1])
+
+
 def test_a_gltf_read_from_a_path_reads_its_external_buffers_from_its_folder(generated,
                                                                            tmp_path):
     rec = inputanim.open(generated["v11_compact"])
@@ -250,7 +258,14 @@ def test_a_gltf_read_from_a_path_reads_its_external_buffers_from_its_folder(gene
     data = with_external_buffer(tmp_path / "embedded.gltf", "data%20files/take.bin",
                                 folder / "data files" / "take.bin")
     (folder / "take.gltf").write_bytes(data)
-    assert inputanim.Model.read(folder / "take.gltf").to_bytes() == expected
+    model = inputanim.Model.read(folder / "take.gltf")
+    assert model.to_bytes() == expected
+    # The buffer is an input as the .gltf is: never written over, also through a link.
+    (tmp_path / "link.bin").symlink_to(folder / "data files" / "take.bin")
+    for out in (folder / "data files" / "take.bin", tmp_path / "link.bin", folder / "take.gltf"):
+        with pytest.raises(ValueError, match="it is the input file itself"):
+            model.write(out)
+    assert (folder / "data files" / "take.bin").read_bytes() == data_bytes(folder)
     # From the current folder, by a relative path.
     cwd = os.getcwd()
     os.chdir(folder)
