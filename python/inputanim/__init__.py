@@ -25,9 +25,13 @@ import numpy as np
 
 from . import _core
 from ._core import Curve, DatabaseError
+from .model import (BLOCKS, DEFAULT_MAX_IMPORT_BYTES, ImportRemark, InvalidImport, Model,
+                    ModelCurve, ModelCurves, _write_all)
 
 __all__ = ["open", "members", "validate", "index", "merge_index", "Recording", "Curve", "InvalidRecording",
-           "IndexWarning", "DatabaseError", "upload_limits", "MAX_THREADS", "DEFAULT_MAX_ROWS"]
+           "IndexWarning", "DatabaseError", "upload_limits", "MAX_THREADS", "DEFAULT_MAX_ROWS",
+           "Model", "ModelCurve", "ModelCurves", "InvalidImport", "ImportRemark", "BLOCKS",
+           "DEFAULT_MAX_IMPORT_BYTES"]
 
 # The most threads any count asks for (index's jobs, validate's threads, the Dask helpers' jobs):
 # the ceiling of `inputanim index --jobs` and `validate --jobs`; more is a ValueError.
@@ -175,7 +179,7 @@ def open(name_or_bytes, copy=False, layout="auto", member=None, offset=None, siz
         name = os.path.join(os.fsdecode(archive), os.fsdecode(_member_name(member)))
         if error is not None:
             raise InvalidRecording(error, name)
-        return Recording(rec, name)
+        return Recording(rec, name, archive=_path(archive))
     if offset is not None or size is not None:
         raise ValueError("offset and size are a member's: give member= too")
     if _is_name(name_or_bytes):
@@ -464,10 +468,14 @@ class Recording:
     """A structurally valid recording, from inputanim.open(). Immutable: safe to share between
     threads."""
 
-    def __init__(self, core, path):
+    def __init__(self, core, path, archive=None):
         self._core = core
         # The name it was opened by ("-" for standard input), None for bytes.
         self.path = path
+        # The files it was read from, which a model of it is never written over: the file, or a
+        # member's archive.
+        self._inputs = [archive] if archive is not None else \
+            [core.input_name] if core.input_name is not None else []
         self.summary = core.summary
         self.version = self.summary["version"]
         self.layout = self.summary["layout"]
@@ -584,18 +592,16 @@ class Recording:
                 None if stop is None else float(stop), max_bytes)
         if not is_file:
             return self._core.export(*args, path)
-        data = self._core.export(*args, None)
-        left = memoryview(data)
-        # A raw file object may take fewer bytes than it is given: the rest is written again.
-        while left:
-            taken = path_or_file.write(left)
-            if taken is None:
-                raise BlockingIOError(errno.EAGAIN, "the file object took no bytes (it would block)")
-            if isinstance(taken, bool) or not isinstance(taken, int) or not 0 < taken <= len(left):
-                raise OSError(errno.EIO, f"the file object's write() returned {taken!r} for "
-                                         f"{len(left)} bytes")
-            left = left[taken:]
-        return len(data)
+        return _write_all(path_or_file, self._core.export(*args, None))
+
+    def to_model(self):
+        """The recording as a Model (the library's read_model), to edit and write: an unchanged
+        model writes back the file's bytes (a v1 file in the encoder's canonical form, which is
+        every file MRTK writes: marker name lengths in their shortest form). A 2019 file's model
+        is that of the v1.0 file with its curves, with an empty marker list when it has none: it
+        writes what `inputanim convert --version 1.0` writes. Writing it over the file it was
+        read from is refused."""
+        return Model._from_core(self._core.to_model(), self._inputs)
 
     def sample(self, rate, curves=None, start=None, stop=None, max_rows=DEFAULT_MAX_ROWS):
         """Resamples curves onto the time grid start + i / rate up to stop (by default the

@@ -27,4 +27,7 @@ void bind_limits(py::module_& m);
 // event_columns (events.cpp).
 void bind_events(py::module_& m);
 
+// write_model, thin_model, import_file and import_buffer, inputanim.Model's core (model.cpp).
+void bind_model(py::module_& m);
+
 }  // namespace inputanim::python

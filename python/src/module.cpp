@@ -36,4 +36,5 @@ PYBIND11_MODULE(_core, m) {
     bind_index(m);
     bind_limits(m);
     bind_events(m);
+    bind_model(m);
 }

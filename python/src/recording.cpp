@@ -23,6 +23,7 @@
 #include "inputanim/validate.hpp"
 #include "inputanim/views.hpp"
 #include "inputanim/writer.hpp"
+#include "model.hpp"
 #include "os/ceilings.hpp"
 #include "os/output_file.hpp"
 #include "report/export_refusal.hpp"
@@ -209,6 +210,36 @@ py::object open_recording::markers() const {
     return py::make_tuple(t, n);
 }
 
+py::tuple open_recording::to_model() const {
+    std::span<const std::byte> bytes = src_->loaded.bytes();
+    // read_model allocates, which a read under the mapping's guard must not: a mapping is copied
+    // under the guard first.
+    std::vector<std::byte> copy;
+    if (src_->loaded.mapped()) {
+        copy.resize(bytes.size());
+        read_without_gil(*src_, [&] {
+            if (!copy.empty()) std::memcpy(copy.data(), bytes.data(), copy.size());
+        });
+        bytes = copy;
+    }
+    model m;
+    error e;
+    {
+        py::gil_scoped_release release;
+        e = read_model(bytes, m, read_options{choice_of(rec().header()), {}});
+    }
+    if (e.code == errc::io_error)
+        throw os_failure{std::make_error_code(std::errc::io_error), src_->path};
+    if (e) throw py::value_error(e.message());
+    if (rec().header().edition != edition::v1 && !m.markers) m.markers.emplace();
+    return model_tuple(m);
+}
+
+py::object open_recording::input_name() const {
+    if (!src_->named) return py::none();
+    return py::bytes(src_->path);
+}
+
 py::tuple open_recording::sample(double rate, const std::vector<std::string>& globs,
                                  std::optional<double> start, std::optional<double> stop,
                                  bool curve_major, std::uint64_t max_rows) const {
@@ -356,6 +387,8 @@ void bind_recording(py::module_& m) {
         .def("metrics", &open_recording::metrics, py::arg("params"))
         .def("events", &open_recording::events, py::arg("params"), py::arg("kind"))
         .def("markers", &open_recording::markers)
+        .def("to_model", &open_recording::to_model)
+        .def_property_readonly("input_name", &open_recording::input_name)
         .def("export", &open_recording::export_as, py::arg("format"), py::arg("rate"),
              py::arg("start"), py::arg("stop"), py::arg("max_bytes"), py::arg("path"))
         .def("sample", &open_recording::sample, py::arg("rate"), py::arg("globs"), py::arg("start"),

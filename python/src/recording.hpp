@@ -54,6 +54,15 @@ class open_recording {
     // The markers as (times, names), or None without a marker list.
     py::object markers() const;
 
+    // The writer's model of the recording (read_model), as model.hpp's tuple. A 2019 file's is
+    // that of the v1.0 file with its curves, with the empty marker list convert gives it (MRTK
+    // reads one), so that it writes what `inputanim convert --version 1.0` writes.
+    py::tuple to_model() const;
+
+    // The file the recording was opened from (bytes), which an output must not be; None for
+    // bytes from Python.
+    py::object input_name() const;
+
     // Resamples the curves the globs select (all when none) onto the grid from `start` to
     // `stop` at `rate`: (times, values[rows, curves], paths). With `curve_major` the values are
     // laid out curve after curve (Fortran order), so that values.T is contiguous: tidy() then
