@@ -9,6 +9,7 @@
 #include <limits>
 #include <new>
 #include <numbers>
+#include <span>
 #include <string>
 
 #include "inputanim/error.hpp"
@@ -198,43 +199,116 @@ std::vector<marker> marker_list(const recording& r) {
     return list;
 }
 
+// A side's markers in an order of their own, each with whether it is paired yet.
+struct marker_slot {
+    const marker* m = nullptr;
+    bool paired = false;
+};
+
+std::vector<marker_slot> slots_of(const std::vector<marker>& list) {
+    std::vector<marker_slot> slots;
+    slots.reserve(list.size());
+    for (const marker& m : list) slots.push_back({&m});
+    return slots;
+}
+
+// Pairs the unpaired slots of two lists sorted by time, in one merge: `a` and `b` are paired when
+// `near`, else the earlier one is passed over. O(size of both).
+template <class Pair>
+void pair_in_time(std::span<marker_slot* const> a, std::span<marker_slot* const> b,
+                  const std::function<bool(float, float)>& near, Pair&& pair) {
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i]->paired) {
+            ++i;
+        } else if (b[j]->paired) {
+            ++j;
+        } else if (near(a[i]->m->time, b[j]->m->time)) {
+            pair(*a[i], *b[j]);
+            ++i;
+            ++j;
+        } else if (a[i]->m->time < b[j]->m->time) {
+            ++i;
+        } else {
+            ++j;
+        }
+    }
+}
+
+std::vector<marker_slot*> pointers(std::vector<marker_slot>& slots) {
+    std::vector<marker_slot*> p;
+    p.reserve(slots.size());
+    for (marker_slot& s : slots) p.push_back(&s);
+    return p;
+}
+
 // Pairs the markers: the same name within the time tolerance (equal), then the same name at
-// another time (moved, in time order), then the same time with another name (renamed); the rest
-// were removed (A) or added (B).
+// another time (moved, in time order), then the same time within the tolerance with another name
+// (renamed); the rest were removed (A, in file order) or added (B). Each pass is a sort and a
+// merge, so the work is O(n log n) in the markers whatever their names and times.
 void compare_markers(const recording& ra, const recording& rb, double tolerance,
                      const std::function<void(const marker_difference&)>& out) {
     const std::vector<marker> a = marker_list(ra);
     const std::vector<marker> b = marker_list(rb);
-    std::vector<bool> a_used(a.size());
-    std::vector<bool> b_used(b.size());
-    auto near = [&](float x, float y) {
+    std::vector<marker_slot> sa = slots_of(a);
+    std::vector<marker_slot> sb = slots_of(b);
+    const std::function<bool(float, float)> near = [tolerance](float x, float y) {
         return within(std::abs(double(x) - y), tolerance,
                       value_slack(std::max(std::abs(x), std::abs(y))));
     };
-    auto pair_up = [&](auto&& matches, std::optional<marker_change> change) {
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            if (a_used[i]) continue;
-            for (std::size_t j = 0; j < b.size(); ++j) {
-                if (b_used[j] || !matches(a[i], b[j])) continue;
-                a_used[i] = true;
-                b_used[j] = true;
-                if (change) out({*change, a[i], b[j]});
-                break;
-            }
-        }
+    auto by_name_then_time = [](const marker_slot* x, const marker_slot* y) {
+        if (x->m->name != y->m->name) return x->m->name < y->m->name;
+        return x->m->time < y->m->time;
     };
-    pair_up(
-        [&](const marker& x, const marker& y) { return x.name == y.name && near(x.time, y.time); },
-        std::nullopt);
-    pair_up([&](const marker& x, const marker& y) { return x.name == y.name; },
-            marker_change::moved);
-    pair_up([&](const marker& x, const marker& y) { return near(x.time, y.time); },
-            marker_change::renamed);
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        if (!a_used[i]) out({marker_change::removed, a[i], std::nullopt});
+    std::vector<marker_slot*> pa = pointers(sa);
+    std::vector<marker_slot*> pb = pointers(sb);
+    std::stable_sort(pa.begin(), pa.end(), by_name_then_time);
+    std::stable_sort(pb.begin(), pb.end(), by_name_then_time);
+    auto mark = [](marker_slot& x, marker_slot& y) { x.paired = y.paired = true; };
+    // Each name's markers on both sides: equal ones, then the rest in time order, moved.
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < pa.size() && j < pb.size()) {
+        const std::string& na = pa[i]->m->name;
+        const std::string& nb = pb[j]->m->name;
+        if (na < nb) {
+            ++i;
+            continue;
+        }
+        if (nb < na) {
+            ++j;
+            continue;
+        }
+        std::size_t i2 = i;
+        std::size_t j2 = j;
+        while (i2 < pa.size() && pa[i2]->m->name == na) ++i2;
+        while (j2 < pb.size() && pb[j2]->m->name == na) ++j2;
+        const std::span<marker_slot* const> ga(pa.data() + i, i2 - i);
+        const std::span<marker_slot* const> gb(pb.data() + j, j2 - j);
+        pair_in_time(ga, gb, near, mark);
+        const auto always = [](float, float) { return true; };
+        pair_in_time(ga, gb, always, [&](marker_slot& x, marker_slot& y) {
+            mark(x, y);
+            out({marker_change::moved, *x.m, *y.m});
+        });
+        i = i2;
+        j = j2;
     }
-    for (std::size_t j = 0; j < b.size(); ++j) {
-        if (!b_used[j]) out({marker_change::added, std::nullopt, b[j]});
+    auto by_time = [](const marker_slot* x, const marker_slot* y) {
+        return x->m->time < y->m->time;
+    };
+    std::stable_sort(pa.begin(), pa.end(), by_time);
+    std::stable_sort(pb.begin(), pb.end(), by_time);
+    pair_in_time(pa, pb, near, [&](marker_slot& x, marker_slot& y) {
+        mark(x, y);
+        out({marker_change::renamed, *x.m, *y.m});
+    });
+    for (const marker_slot& s : sa) {
+        if (!s.paired) out({marker_change::removed, *s.m, std::nullopt});
+    }
+    for (const marker_slot& s : sb) {
+        if (!s.paired) out({marker_change::added, std::nullopt, *s.m});
     }
 }
 
