@@ -487,7 +487,9 @@ std::error_code compare_into(const recording& ra, const recording& rb, const com
         column[to_index(hand_state_curve(hand_state::left_tracked))],
         column[to_index(hand_state_curve(hand_state::right_tracked))]};
 
-    const auto add_state = listing(c.state, c.state_count, o.max_listed);
+    // Made a std::function once, not at each row.
+    const std::function<void(const state_difference&)> add_state =
+        listing(c.state, c.state_count, o.max_listed);
     const compare_tolerances& tol = o.tolerance;
     std::vector<float> va(shared.size());
     std::vector<float> vb(shared.size());
