@@ -159,6 +159,8 @@ constexpr detail::code_row<option_error> option_rows[] = {
     {option_error::rate_too_high, "rate_too_high",
      "rate too high for the duration: float32 key times would not increase"},
     {option_error::bad_markers, "bad_markers", "markers must be >= 0"},
+    {option_error::bad_time_tolerance, "bad_time_tolerance",
+     "the time tolerance must be a finite number >= 0"},
 };
 constexpr detail::code_table<option_error> option_codes{option_rows, "unknown option error"};
 

@@ -73,6 +73,9 @@ TEST_F(ConvertCli, ConvertsBetweenEveryLayoutAndBackToTheSameBytes) {
     EXPECT_EQ(read_back("compact.bin").layout, layout::compact);
     EXPECT_EQ(read_back("full.bin").layout, layout::full);
     EXPECT_EQ(read_file("back.bin"), source);
+    // Between the layouts every key is kept as MRTK plays it.
+    const run_result same = run({"diff", path("v10.bin"), path("full.bin"), "--keys"});
+    EXPECT_EQ(same.status, 0) << same.out << same.err;
 }
 
 TEST_F(ConvertCli, ReadsGzipAndStandardInputAndWritesStandardOutput) {
@@ -117,6 +120,10 @@ TEST_F(ConvertCli, ThinningARawRecordingMakesItSmallerAndValid) {
     EXPECT_LT(std::filesystem::file_size(path("thin.bin")) * 4,
               std::filesystem::file_size(path("raw.bin")));
     EXPECT_EQ(run({"validate", path("thin.bin")}).status, 0);
+    // The motion moved by no more than MRTK's tolerances.
+    const run_result same =
+        run({"diff", in, path("thin.bin"), "--position", "0.001", "--angle", "0.02"});
+    EXPECT_EQ(same.status, 0) << same.out << same.err;
 }
 
 TEST_F(ConvertCli, WarnsOfWhatTheTargetCannotHold) {

@@ -58,6 +58,14 @@ TEST_F(ImportCli, SampleThenImportThenSampleGivesTheSameNumbers) {
         ASSERT_EQ(r.status, 0) << r.err;
         EXPECT_EQ(r.err, "");
         EXPECT_EQ(sample("out.bin"), table) << ::testing::PrintToString(how);
+        // The motion, tracking and pinches are unchanged (the CSV holds no markers).
+        const run_result d = run({"diff", path("in.bin"), path("out.bin"), "--json"});
+        ASSERT_NE(d.status, 2) << d.err;
+        const nlohmann::json j = nlohmann::json::parse(d.out);
+        for (const nlohmann::json& pose : j["motion"]) {
+            EXPECT_EQ(pose["max"], 0.0) << pose["name"] << ::testing::PrintToString(how);
+        }
+        EXPECT_EQ(j["state"]["count"], 0);
     }
 }
 
@@ -95,6 +103,10 @@ TEST_F(ImportCli, ThinKeepsFewerKeysAsConvertThinDoes) {
     EXPECT_LT(std::filesystem::file_size(path("thin.bin")),
               std::filesystem::file_size(path("all.bin")));
     EXPECT_EQ(read_text("thin.bin"), read_text("converted.bin"));
+    // The thinned import plays the recording within MRTK's tolerances.
+    const run_result d =
+        run({"diff", path("in.bin"), path("thin.bin"), "--position", "0.001", "--angle", "0.02"});
+    EXPECT_EQ(d.status, 0) << d.out << d.err;
 }
 
 TEST_F(ImportCli, StandardInAndOutNeedTheFormatSaid) {

@@ -69,6 +69,9 @@ TEST_F(ImportAnimCli, ExportThenImportGivesTheFileBack) {
         EXPECT_EQ(r.err, "");
         // The same bytes: every curve, key and marker, the version, layout and blocks.
         EXPECT_TRUE(read_text("out.bin") == read_text("in.bin"));
+        // And diff finds every key the same, bit for bit.
+        const run_result d = run({"diff", path("in.bin"), path("out.bin"), "--keys"});
+        EXPECT_EQ(d.status, 0) << d.out << d.err;
     }
 }
 

@@ -115,6 +115,14 @@ TEST_F(ImportGltfCli, ExportThenImportThenSampleGivesTheOriginalsSample) {
             ASSERT_EQ(r.status, 0) << r.err;
             EXPECT_EQ(r.err, "");
             expect_same_samples(table, sample("out.bin"));
+            // Every pose within diff's tolerances and the same tracked and pinch intervals.
+            const run_result d = run({"diff", path("in.bin"), path("out.bin"), "--json"});
+            ASSERT_NE(d.status, 2) << d.err;
+            const nlohmann::json j = nlohmann::json::parse(d.out);
+            for (const nlohmann::json& pose : j["motion"]) {
+                EXPECT_EQ(pose["first_exceeded"], nullptr) << pose["name"] << ext;
+            }
+            EXPECT_EQ(j["state"]["count"], 0) << ext;
         }
     }
 }

@@ -208,6 +208,7 @@ TEST(Error, OptionErrorsAreInvalidArgumentsOfTheirOwnCategoryWithStableNames) {
         {option_error::too_many_samples, "too_many_samples"},
         {option_error::rate_too_high, "rate_too_high"},
         {option_error::bad_markers, "bad_markers"},
+        {option_error::bad_time_tolerance, "bad_time_tolerance"},
     };
     for (const auto& [e, name] : errors) {
         EXPECT_EQ(option_error_name(e), name);
@@ -318,6 +319,8 @@ TEST(Error, OptionErrorsHaveOneMessageEachAndAreInvalidArguments) {
             {option_error::rate_too_high,
              "rate too high for the duration: float32 key times would not increase", invalid},
             {option_error::bad_markers, "markers must be >= 0", invalid},
+            {option_error::bad_time_tolerance, "the time tolerance must be a finite number >= 0",
+             invalid},
         });
 }
 
@@ -414,7 +417,7 @@ TEST(Error, EncoderErrorsHaveOneMessageEachAndAreValuesTooLarge) {
 TEST(Error, AValueThatIsNoCodeHasTheUnknownMessageInEveryCategory) {
     const std::vector<std::tuple<const std::error_category*, int, std::string_view>> categories = {
         {&error_category(), static_cast<int>(errc::ratio_exceeded) + 1, "unknown error"},
-        {&option_error_category(), static_cast<int>(option_error::bad_markers) + 1,
+        {&option_error_category(), static_cast<int>(option_error::bad_time_tolerance) + 1,
          "unknown option error"},
         {&grid_error_category(), static_cast<int>(grid_error::too_many_rows) + 1, "unknown error"},
         {&metrics_error_category(), static_cast<int>(metrics_error::shared_times) + 1,

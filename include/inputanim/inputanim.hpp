@@ -2,6 +2,7 @@
 #pragma once
 
 #include "inputanim/archive.hpp"
+#include "inputanim/compare.hpp"
 #include "inputanim/convert.hpp"
 #include "inputanim/error.hpp"
 #include "inputanim/evaluate.hpp"

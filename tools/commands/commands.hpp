@@ -42,5 +42,6 @@ command add_metrics_command(CLI::App& app);
 command add_convert_command(CLI::App& app);
 command add_export_command(CLI::App& app);
 command add_import_command(CLI::App& app);
+command add_diff_command(CLI::App& app);
 
 }  // namespace inputanim::cli

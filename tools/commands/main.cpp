@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
                                  cli::add_index_command(app),   cli::add_dump_command(app),
                                  cli::add_serve_command(app),   cli::add_view_command(app),
                                  cli::add_metrics_command(app), cli::add_convert_command(app),
-                                 cli::add_export_command(app),  cli::add_import_command(app)};
+                                 cli::add_export_command(app),  cli::add_import_command(app),
+                                 cli::add_diff_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
