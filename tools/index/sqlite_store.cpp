@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string_view>
 #include <system_error>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -351,7 +353,7 @@ sqlite_store::sqlite_store(const std::string& file, bool track_seen,
         sqlite3_busy_timeout(db_, busy_timeout_ms);
         settle_schema();
         // WAL: readers see the last committed batch while a run writes the next one.
-        exec("PRAGMA journal_mode = WAL");
+        use_wal();
         exec("PRAGMA synchronous = NORMAL");
         exec("PRAGMA foreign_keys = ON");
         if (track_seen_) {
@@ -493,6 +495,24 @@ sqlite_store::~sqlite_store() {
     if (in_transaction_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     // The statements are finalized after this body; close_v2 waits for them.
     sqlite3_close_v2(db_);
+}
+
+void sqlite_store::use_wal() {
+    // Switching a new database to WAL promotes a read lock to the exclusive one. Against another
+    // run that holds the write lock and waits to commit, SQLite returns SQLITE_BUSY at once
+    // instead of calling the busy handler (waiting there would be a deadlock; the documentation
+    // of sqlite3_busy_handler), so two runs started together on a new file could fail: this waits
+    // for the other run's commit as the handler would, up to the same timeout.
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+    for (;;) {
+        const int code = sqlite3_exec(db_, "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr);
+        if (code == SQLITE_OK) return;
+        if ((code & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() >= deadline) {
+            throw store_error(sqlite3_errmsg(db_));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
 }
 
 void sqlite_store::exec(const char* sql) {

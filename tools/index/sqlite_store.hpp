@@ -177,6 +177,8 @@ class sqlite_store {
     // Empty when the tables of the attached database `schema_name` have the columns of schema
     // `version` (2, 3 or this one); else the first difference.
     std::string tables_problem(const std::string& schema_name, int version);
+    // journal_mode WAL, waiting for another run's commit as the busy handler cannot.
+    void use_wal();
     void exec(const char* sql);
     // Counts a change; commits and begins a new transaction every batch_size changes.
     void changed();
