@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <fstream>
 #include <iterator>
@@ -84,8 +85,11 @@ int start_process(const std::vector<std::string>& args) {
 
 run_result run_process(const std::vector<std::string>& args, const run_options& options) {
     run_result r;
-    const std::filesystem::path out = options.scratch / "stdout.txt";
-    const std::filesystem::path err = options.scratch / "stderr.txt";
+    // Names of this run's own: a test may run several commands at once in one scratch folder.
+    static std::atomic<unsigned> runs{0};
+    const std::string run_id = std::to_string(::getpid()) + "-" + std::to_string(runs++);
+    const std::filesystem::path out = options.scratch / ("stdout-" + run_id + ".txt");
+    const std::filesystem::path err = options.scratch / ("stderr-" + run_id + ".txt");
     terminal tty;
     if (options.stderr_is_terminal && !tty.open()) {
         ADD_FAILURE() << "cannot open a pseudo-terminal";
