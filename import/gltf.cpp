@@ -556,6 +556,12 @@ class importer {
     std::optional<import_result> read_track(const target& t, path_index path,
                                             std::span<const curve_id> curves, track& out,
                                             bool& has);
+    // A node's translation into three position curves (x mirrored), its ancestors' placement
+    // applied: a pose's and the gaze origin's.
+    std::optional<import_result> import_position(const target& t,
+                                                 const std::vector<const ancestor*>& chain,
+                                                 const placement& rest,
+                                                 std::span<const curve_id> curves);
     std::optional<import_result> import_pose(const target& t, std::array<curve_id, 7> curves);
     std::optional<import_result> import_gaze(const target& t);
     std::optional<import_result> import_tracked(const target& t, curve_id tracked);
@@ -1015,18 +1021,16 @@ void importer::write_keys(curve_id id, const track& t, auto&& of) {
     }
 }
 
-std::optional<import_result> importer::import_pose(const target& t,
-                                                   std::array<curve_id, 7> curves) {
-    const placement rest = rest_of(t.node, false);
-    std::vector<const ancestor*> chain;
-    if (auto r = chain_of(t, chain)) return r;
+std::optional<import_result> importer::import_position(const target& t,
+                                                       const std::vector<const ancestor*>& chain,
+                                                       const placement& rest,
+                                                       std::span<const curve_id> curves) {
     track tr;
     const vec3& p0 = rest.translation;
-    if (auto r = track_or_rest(t, chain, translation_path, std::span(curves).first(3),
-                               {p0.x, p0.y, p0.z, 0.0}, tr)) {
+    if (auto r = track_or_rest(t, chain, translation_path, curves, {p0.x, p0.y, p0.z, 0.0}, tr)) {
         return r;
     }
-    std::vector<placement> at = places(chain, tr.times);
+    const std::vector<placement> at = places(chain, tr.times);
     for (int axis = 0; axis < 3; ++axis) {
         write_keys(curves[axis], tr,
                    [&](const std::array<double, 4>& v, std::size_t k, bool tangent) {
@@ -1039,13 +1043,22 @@ std::optional<import_result> importer::import_pose(const target& t,
                        return axis == 0 ? -p.x : axis == 1 ? p.y : p.z;
                    });
     }
+    return std::nullopt;
+}
+
+std::optional<import_result> importer::import_pose(const target& t,
+                                                   std::array<curve_id, 7> curves) {
+    const placement rest = rest_of(t.node, false);
+    std::vector<const ancestor*> chain;
+    if (auto r = chain_of(t, chain)) return r;
+    if (auto r = import_position(t, chain, rest, std::span(curves).first(3))) return r;
     track rot;
     const quatd& q0 = rest.rotation;
     if (auto r = track_or_rest(t, chain, rotation_path, std::span(curves).subspan(3),
                                {q0.x, q0.y, q0.z, q0.w}, rot)) {
         return r;
     }
-    at = places(chain, rot.times);
+    const std::vector<placement> at = places(chain, rot.times);
     for (int c = 0; c < 4; ++c) {
         write_keys(curves[3 + c], rot, [&](const std::array<double, 4>& v, std::size_t k, bool) {
             // The parent's rotation times the node's: linear in the node's, so tangents too.
@@ -1067,27 +1080,13 @@ std::optional<import_result> importer::import_gaze(const target& t) {
                                                gaze_curve(ray_channel::direction_z)};
     std::vector<const ancestor*> chain;
     if (auto r = chain_of(t, chain)) return r;
-    track tr;
-    const vec3& p0 = rest.translation;
-    if (auto r = track_or_rest(t, chain, translation_path, origin, {p0.x, p0.y, p0.z, 0.0}, tr)) {
-        return r;
-    }
-    std::vector<placement> at = places(chain, tr.times);
-    for (int axis = 0; axis < 3; ++axis) {
-        write_keys(origin[axis], tr,
-                   [&](const std::array<double, 4>& v, std::size_t k, bool tangent) {
-                       const placement& parent = at[at.size() == 1 ? 0 : k];
-                       const vec3 local{v[0], v[1], v[2]};
-                       const vec3 p = tangent ? parent.direction(local) : parent.point(local);
-                       return axis == 0 ? -p.x : axis == 1 ? p.y : p.z;
-                   });
-    }
+    if (auto r = import_position(t, chain, rest, origin)) return r;
     track rot;
     const quatd& q0 = rest.rotation;
     if (auto r = track_or_rest(t, chain, rotation_path, direction, {q0.x, q0.y, q0.z, q0.w}, rot)) {
         return r;
     }
-    at = places(chain, rot.times);
+    const std::vector<placement> at = places(chain, rot.times);
     // The direction is the node's +z turned by its rotation: d(q) = (2(xz + wy), 2(yz - wx),
     // 1 - 2(x^2 + y^2)). A tangent of the direction is d's derivative along the rotation's
     // tangent, at the key's rotation.
