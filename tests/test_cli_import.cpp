@@ -17,12 +17,6 @@ namespace {
 
 class ImportCli : public cli_fixture {
   protected:
-    std::string read_text(const std::string& name) const {
-        std::ifstream in(path(name), std::ios::binary);
-        std::ostringstream s;
-        s << in.rdbuf();
-        return s.str();
-    }
     // `inputanim gen` with `args`, into NAME.
     void generate(const std::string& name, std::vector<std::string> args) const {
         args.insert(args.begin(), {"gen", "-o", path(name), "--seconds", "1.5"});
@@ -35,10 +29,6 @@ class ImportCli : public cli_fixture {
         const run_result r = run(args);
         EXPECT_EQ(r.status, 0) << r.err;
         return r.out;
-    }
-    std::string write_text(const std::string& name, const std::string& text) const {
-        std::ofstream(path(name), std::ios::binary) << text;
-        return path(name);
     }
 };
 

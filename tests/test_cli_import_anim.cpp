@@ -16,15 +16,6 @@ namespace {
 
 class ImportAnimCli : public cli_fixture {
   protected:
-    std::string read_text(const std::string& name) const {
-        std::ifstream in(path(name), std::ios::binary);
-        std::ostringstream s;
-        s << in.rdbuf();
-        return s.str();
-    }
-    void write_text(const std::string& name, const std::string& text) const {
-        std::ofstream(path(name), std::ios::binary) << text;
-    }
     // `inputanim gen` with `args` into in.bin, exported as in.anim.
     void exported(std::vector<std::string> args) const {
         args.insert(args.begin(), {"gen", "-o", path("in.bin"), "--seconds", "0.5"});

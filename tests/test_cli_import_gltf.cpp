@@ -27,12 +27,6 @@ std::vector<std::string> split(const std::string& line) {
 
 class ImportGltfCli : public cli_fixture {
   protected:
-    std::string read_text(const std::string& name) const {
-        std::ifstream in(path(name), std::ios::binary);
-        std::ostringstream s;
-        s << in.rdbuf();
-        return s.str();
-    }
     std::string sample(const std::string& name) const {
         const run_result r = run({"sample", path(name), "--rate", "60"});
         EXPECT_EQ(r.status, 0) << r.err;
@@ -48,10 +42,6 @@ class ImportGltfCli : public cli_fixture {
         EXPECT_EQ(r.status, 1) << in;
         EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
         EXPECT_FALSE(std::filesystem::exists(path("refused.bin"))) << in;
-    }
-    std::string write_text(const std::string& name, const std::string& text) const {
-        std::ofstream(path(name), std::ios::binary) << text;
-        return path(name);
     }
 };
 

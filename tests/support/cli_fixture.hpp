@@ -33,6 +33,15 @@ class cli_fixture : public ::testing::Test {
     std::string write_file(const std::string& name, const model& m) const {
         return write_file(name, write(m));
     }
+    // The text of path(name); `text` written to path(name), creating the folders on the way,
+    // returning that path.
+    std::string read_text(const std::string& name) const { return slurp(path(name)); }
+    std::string write_text(const std::string& name, const std::string& text) const {
+        const std::filesystem::path p = path(name);
+        std::filesystem::create_directories(p.parent_path());
+        std::ofstream(p, std::ios::binary) << text;
+        return p.string();
+    }
 
     // `inputanim ARGS...` run in the scratch folder; `stderr_is_terminal` as in run_options.
     run_result run(const std::vector<std::string>& args, bool stderr_is_terminal = false) const {
