@@ -20,6 +20,14 @@ namespace {
 
 constexpr double degrees_per_radian = 180.0 / std::numbers::pi;
 constexpr double infinity = std::numeric_limits<double>::infinity();
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+// The larger of a row's worst error so far (NaN before the first) and `e` (NaN counted as
+// infinite, as the accumulators count it).
+double larger(double worst, double e) noexcept {
+    if (std::isnan(e)) e = infinity;
+    return std::isnan(worst) ? e : std::max(worst, e);
+}
 
 // Float32 rounding of the values compared: a value of magnitude m is off by up to half an ulp
 // (about m * FLT_EPSILON / 2) when evaluation rounds it, on each side; four ulps cover both sides
@@ -430,7 +438,8 @@ grid_ends ends_of(const recording& a, const recording& b, const time_window& w) 
 }
 
 std::error_code compare_into(const recording& ra, const recording& rb, const compare_options& o,
-                             comparison& c) {
+                             comparison& c,
+                             const std::function<void(const row_errors&)>* each_row) {
     c.a = ra.summary();
     c.b = rb.summary();
     c.blocks_differ = !(c.a.blocks == c.b.blocks);
@@ -507,6 +516,7 @@ std::error_code compare_into(const recording& ra, const recording& rb, const com
             both_track[h] = a && b;
             if (a != b) ++c.tracking_mismatch_rows[h];
         }
+        row_errors worst{*t, nan, nan};
         for (pose_sweep& p : poses) {
             if (p.hand && !both_track[*p.hand]) continue;
             const float* a = &va[p.column];
@@ -516,20 +526,24 @@ std::error_code compare_into(const recording& ra, const recording& rb, const com
                     const double e = position_error(a, b);
                     const double m = std::max(magnitude(a, 3), magnitude(b, 3));
                     p.add(*t, e, within(e, tol.position, value_slack(m)));
+                    worst.position = larger(worst.position, e);
                     break;
                 }
                 case error_kind::rotation: {
                     const double e = rotation_error(a, b);
                     p.add(*t, e, within(e, tol.angle, angle_slack));
+                    worst.angle = larger(worst.angle, e);
                     break;
                 }
                 case error_kind::direction: {
                     const double e = direction_error(a, b);
                     p.add(*t, e, within(e, tol.angle, angle_slack));
+                    worst.angle = larger(worst.angle, e);
                     break;
                 }
             }
         }
+        if (each_row) (*each_row)(worst);
         for (interval_sweep& s : states) {
             s.add(*t, va[s.column()] > 0.5f, vb[s.column()] > 0.5f, tol.time, add_state);
         }
@@ -540,6 +554,20 @@ std::error_code compare_into(const recording& ra, const recording& rb, const com
     c.motion.reserve(poses.size());
     for (pose_sweep& p : poses) c.motion.push_back(p.finish());
     return {};
+}
+
+std::error_code compare_checked(const recording& a, const recording& b,
+                                const compare_options& options, comparison& out,
+                                const std::function<void(const row_errors&)>* each_row) noexcept {
+    if (const std::error_code ec = options.problem()) return ec;
+    try {
+        comparison c;
+        if (const std::error_code ec = compare_into(a, b, options, c, each_row)) return ec;
+        out = std::move(c);
+        return {};
+    } catch (const std::bad_alloc&) {
+        return make_error_code(std::errc::not_enough_memory);
+    }
 }
 
 }  // namespace
@@ -607,15 +635,13 @@ bool comparison::same() const noexcept {
 
 std::error_code compare(const recording& a, const recording& b, const compare_options& options,
                         comparison& out) noexcept {
-    if (const std::error_code ec = options.problem()) return ec;
-    try {
-        comparison c;
-        if (const std::error_code ec = compare_into(a, b, options, c)) return ec;
-        out = std::move(c);
-        return {};
-    } catch (const std::bad_alloc&) {
-        return make_error_code(std::errc::not_enough_memory);
-    }
+    return compare_checked(a, b, options, out, nullptr);
+}
+
+std::error_code compare(const recording& a, const recording& b, const compare_options& options,
+                        comparison& out,
+                        const std::function<void(const row_errors&)>& each_row) noexcept {
+    return compare_checked(a, b, options, out, &each_row);
 }
 
 }  // namespace inputanim

@@ -342,3 +342,57 @@ TEST(Compare, ListsHoldAtMostMaxListedEntriesAndTheCountsCountAll) {
     EXPECT_EQ(c.marker_count, 3u);
     EXPECT_EQ(c.markers.size(), 1u);
 }
+
+TEST(Compare, EachRowsLargestErrorsAreHandedOverRowByRowWhileTheReportKeepsNoneOfThem) {
+    const model a = raw_model();
+    model b = a;
+    for (keyframe& k :
+         b[joint_curve(side::right, joint::thumb_tip, pose_channel::position_z)].keys) {
+        if (k.time >= 3.0f) k.value += 0.005f;
+    }
+    const bytes wa = write(a);
+    const bytes wb = write(b);
+    recording ra;
+    recording rb;
+    ASSERT_FALSE(ra.open(view(wa)));
+    ASSERT_FALSE(rb.open(view(wb)));
+    std::vector<row_errors> rows;
+    comparison c;
+    ASSERT_FALSE(compare(ra, rb, {}, c, [&](const row_errors& r) { rows.push_back(r); }));
+    ASSERT_EQ(rows.size(), c.rows);
+    // The thumb's 5 mm is the row's largest error where both sides track the right hand from
+    // 3 s; every other row compares unchanged poses.
+    const motion_difference& thumb = pose_of(c, "hand.right.joint.ThumbTip.position");
+    std::uint64_t moved = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        EXPECT_NEAR(rows[i].time, i * step, 1e-4);
+        EXPECT_EQ(rows[i].angle, 0.0) << rows[i].time;
+        if (rows[i].position == 0.0) continue;
+        ++moved;
+        EXPECT_GE(rows[i].time, 3.0f);
+        EXPECT_NEAR(rows[i].position, 0.005, 1e-6) << rows[i].time;
+    }
+    EXPECT_GT(moved, 60u);
+    EXPECT_EQ(moved, thumb.exceeded_samples);
+    EXPECT_EQ(thumb.first_exceeded, 3.0f);
+}
+
+TEST(Compare, ARowWithoutAnyPoseOfAKindHasNoErrorOfThatKind) {
+    // Hands alone, never tracked: no pose is compared on any row.
+    model m = raw_model();
+    m.blocks = {.camera = false, .hands = true, .gaze = false};
+    for (const hand_state s : {hand_state::left_tracked, hand_state::right_tracked}) {
+        for (keyframe& k : m[hand_state_curve(s)].keys) k.value = 0.0f;
+    }
+    const bytes file = write(m);
+    recording r;
+    ASSERT_FALSE(r.open(view(file)));
+    std::vector<row_errors> rows;
+    comparison c;
+    ASSERT_FALSE(compare(r, r, {}, c, [&](const row_errors& e) { rows.push_back(e); }));
+    ASSERT_FALSE(rows.empty());
+    for (const row_errors& e : rows) {
+        EXPECT_TRUE(std::isnan(e.position));
+        EXPECT_TRUE(std::isnan(e.angle));
+    }
+}

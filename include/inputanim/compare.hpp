@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <system_error>
@@ -178,11 +179,27 @@ struct comparison {
     bool same() const noexcept;
 };
 
+// The largest errors of one grid row over the poses compared on it, for a plot of the error over
+// time (the viewer's comparison): NaN where no pose of the kind was compared on the row (a hand's
+// joints only where both sides track it).
+struct row_errors {
+    float time = 0.0f;
+    // Metres: the head, the joints, the gaze origin.
+    double position = 0.0;
+    // Degrees: rotations and the gaze direction.
+    double angle = 0.0;
+};
+
 // Compares `a` and `b` (opened without a structural error; their bytes readable) under
 // `options` into `out`. Errors: options.problem(); grid_error::bad_rate, bad_time (a key time
 // that is not finite), too_many_rows; std::errc::not_enough_memory. On error `out` is left as it
 // was. Evaluation reads the bytes of both recordings (run it under guarded_each for mappings).
 std::error_code compare(const recording& a, const recording& b, const compare_options& options,
                         comparison& out) noexcept;
+// The same, handing `each_row` the row's largest errors as each row is compared. `each_row` may
+// throw std::bad_alloc (compare() then returns not_enough_memory) and nothing else.
+std::error_code compare(const recording& a, const recording& b, const compare_options& options,
+                        comparison& out,
+                        const std::function<void(const row_errors&)>& each_row) noexcept;
 
 }  // namespace inputanim
