@@ -54,21 +54,29 @@ class temp_file {
         std::ofstream out(path_, std::ios::binary);
         out.write(reinterpret_cast<const char*>(content.data()),
                   static_cast<std::streamsize>(content.size()));
+        out.close();
+        fd_ = ::open(path_.c_str(), O_WRONLY);
     }
-    ~temp_file() { std::filesystem::remove(path_); }
+    ~temp_file() {
+        std::filesystem::remove(path_);
+        if (fd_ >= 0) ::close(fd_);
+    }
     temp_file(const temp_file&) = delete;
     temp_file& operator=(const temp_file&) = delete;
 
     const std::filesystem::path& path() const { return path_; }
     void cut(off_t size) const {
-        const int fd = ::open(path_.c_str(), O_WRONLY);
-        ASSERT_GE(fd, 0);
-        ASSERT_EQ(::ftruncate(fd, size), 0);
-        ::close(fd);
+        ASSERT_GE(fd_, 0);
+        ASSERT_EQ(::ftruncate(fd_, size), 0);
     }
+    // Removes the name now, the file living on through its mappings and descriptor: a death
+    // test's child (which runs the test again, under the "threadsafe" style) dies without
+    // running destructors and would leave its file behind.
+    void remove_name() const { std::filesystem::remove(path_); }
 
   private:
     std::filesystem::path path_;
+    int fd_ = -1;
 };
 
 mapped_file map(const temp_file& f) {
@@ -420,6 +428,7 @@ TEST_F(MappedFileGuardDeathTest, AFaultOutsideAnyGuardStillKillsTheProcess) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     const temp_file file(long_recording());
     const mapped_file m = map(file);
+    file.remove_name();
     // The first guard installs the handler; unguarded faults must still kill afterwards.
     EXPECT_FALSE(m.guard([] {}));
     file.cut(0);
@@ -437,6 +446,8 @@ TEST_F(MappedFileGuardDeathTest, AFaultOutsideTheGuardedRegionStillKillsTheProce
     const temp_file cut_file(long_recording());
     const mapped_file guarded_map = map(guarded_file);
     const mapped_file cut = map(cut_file);
+    guarded_file.remove_name();
+    cut_file.remove_name();
     cut_file.cut(0);
     EXPECT_EXIT(
         {
