@@ -8,17 +8,20 @@
 #include <functional>
 #include <limits>
 #include <new>
-#include <numbers>
 #include <span>
 #include <string>
 
+#include "detail/pose_error.hpp"
 #include "inputanim/error.hpp"
 
 namespace inputanim {
 
 namespace {
 
-constexpr double degrees_per_radian = 180.0 / std::numbers::pi;
+using detail::direction_error;
+using detail::position_error;
+using detail::rotation_error;
+
 constexpr double infinity = std::numeric_limits<double>::infinity();
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
@@ -37,58 +40,10 @@ double value_slack(double magnitude) noexcept {
 }
 // Unit quaternion and direction components (at most 1) rounded to float32 move an angle by about
 // 2 x their ulp in radians; eight float epsilons, in degrees (5.5e-5), cover it.
-constexpr double angle_slack = 8.0 * FLT_EPSILON * degrees_per_radian;
+constexpr double angle_slack = 8.0 * FLT_EPSILON * detail::degrees_per_radian;
 
 bool within(double error, double tolerance, double slack) noexcept {
     return error <= tolerance + slack;
-}
-
-struct dvec {
-    double x = 0.0;
-    double y = 0.0;
-    double z = 0.0;
-};
-double dot(const dvec& a, const dvec& b) noexcept {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-dvec cross(const dvec& a, const dvec& b) noexcept {
-    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-double length(const dvec& a) noexcept {
-    return std::sqrt(dot(a, a));
-}
-
-// The distance between two positions, metres.
-double position_error(const float* a, const float* b) noexcept {
-    const dvec d{double(a[0]) - b[0], double(a[1]) - b[1], double(a[2]) - b[2]};
-    return length(d);
-}
-
-// The angle of the rotation between two quaternions, degrees, the shorter way round (q and -q are
-// one rotation): the rotation conj(qa) * qb has the angle 2 atan2(|vector part|, |scalar part|),
-// which keeps small angles accurate where 2 acos(|qa . qb|) loses them near 1. Each side is
-// normalised as `normalized` does (a zero quaternion is the identity).
-double rotation_error(const float* a, const float* b) noexcept {
-    const quat qa = normalized({a[0], a[1], a[2], a[3]});
-    const quat qb = normalized({b[0], b[1], b[2], b[3]});
-    const dvec va{qa.x, qa.y, qa.z};
-    const dvec vb{qb.x, qb.y, qb.z};
-    const double scalar = double(qa.w) * qb.w + dot(va, vb);
-    const dvec c = cross(va, vb);
-    const dvec vec{qa.w * vb.x - qb.w * va.x - c.x, qa.w * vb.y - qb.w * va.y - c.y,
-                   qa.w * vb.z - qb.w * va.z - c.z};
-    return 2.0 * std::atan2(length(vec), std::abs(scalar)) * degrees_per_radian;
-}
-
-// The angle between two gaze directions, degrees (atan2 of the cross and dot products, accurate
-// for small angles). A zero direction has none: 0 when both are zero, else 180.
-double direction_error(const float* a, const float* b) noexcept {
-    const dvec da{a[0], a[1], a[2]};
-    const dvec db{b[0], b[1], b[2]};
-    const bool a_zero = length(da) == 0.0;
-    const bool b_zero = length(db) == 0.0;
-    if (a_zero || b_zero) return a_zero && b_zero ? 0.0 : 180.0;
-    return std::atan2(length(cross(da, db)), dot(da, db)) * degrees_per_radian;
 }
 
 double magnitude(const float* v, std::size_t n) noexcept {
@@ -200,10 +155,14 @@ class interval_sweep {
     bool active_ = false;
 };
 
-std::vector<marker> marker_list(const recording& r) {
+// A side's markers, their times less `offset` (A's time of B's marker).
+std::vector<marker> marker_list(const recording& r, double offset) {
     std::vector<marker> list;
     list.reserve(r.markers().size());
-    for (const marker_view& m : r.markers()) list.push_back({m.time, std::string(m.name)});
+    for (const marker_view& m : r.markers()) {
+        const float t = offset == 0.0 ? m.time : static_cast<float>(double(m.time) - offset);
+        list.push_back({t, std::string(m.name)});
+    }
     return list;
 }
 
@@ -255,10 +214,10 @@ std::vector<marker_slot*> pointers(std::vector<marker_slot>& slots) {
 // another time (moved, in time order), then the same time within the tolerance with another name
 // (renamed); the rest were removed (A, in file order) or added (B). Each pass is a sort and a
 // merge, so the work is O(n log n) in the markers whatever their names and times.
-void compare_markers(const recording& ra, const recording& rb, double tolerance,
+void compare_markers(const recording& ra, const recording& rb, double offset, double tolerance,
                      const std::function<void(const marker_difference&)>& out) {
-    const std::vector<marker> a = marker_list(ra);
-    const std::vector<marker> b = marker_list(rb);
+    const std::vector<marker> a = marker_list(ra, 0.0);
+    const std::vector<marker> b = marker_list(rb, offset);
     std::vector<marker_slot> sa = slots_of(a);
     std::vector<marker_slot> sb = slots_of(b);
     const std::function<bool(float, float)> near = [tolerance](float x, float y) {
@@ -417,23 +376,32 @@ struct grid_ends {
     std::optional<double> to;
 };
 
-// The window's open ends from the two recordings: the earlier first key time, the later duration
-// (none when neither has keys).
-grid_ends ends_of(const recording& a, const recording& b, const time_window& w) {
-    auto pick = [](std::optional<float> x, std::optional<float> y, bool earliest) {
+// The window's open ends from the two recordings in A's time (B's less the offset). Unshifted,
+// the span either covers: the earlier first key time, the later duration. Shifted (`shared`),
+// the span both cover, where the takes hold the same moments (the span either covers when they
+// share none). None when neither has keys.
+grid_ends ends_of(const recording& a, const recording& b, const time_window& w, double offset,
+                  bool shared) {
+    auto pick = [](std::optional<double> x, std::optional<double> y, bool earliest) {
         if (!x) return y;
         if (!y) return x;
-        return std::optional<float>(earliest ? std::min(*x, *y) : std::max(*x, *y));
+        return std::optional<double>(earliest ? std::min(*x, *y) : std::max(*x, *y));
     };
-    grid_ends e;
-    e.from = w.from;
-    e.to = w.until;
-    if (!e.from) {
-        if (const auto f = pick(a.summary().start, b.summary().start, true)) e.from = *f;
+    auto in_a = [offset](std::optional<float> t) {
+        return t ? std::optional<double>(double(*t) - offset) : std::nullopt;
+    };
+    const std::optional<double> a_start = a.summary().start;
+    const std::optional<double> a_end = a.summary().duration;
+    const std::optional<double> b_start = in_a(b.summary().start);
+    const std::optional<double> b_end = in_a(b.summary().duration);
+    grid_ends either{pick(a_start, b_start, true), pick(a_end, b_end, false)};
+    grid_ends e = either;
+    if (shared) {
+        const grid_ends both{pick(a_start, b_start, false), pick(a_end, b_end, true)};
+        if (both.from && both.to && *both.from <= *both.to) e = both;
     }
-    if (!e.to) {
-        if (const auto t = pick(a.summary().duration, b.summary().duration, false)) e.to = *t;
-    }
+    if (w.from) e.from = w.from;
+    if (w.until) e.to = w.until;
     return e;
 }
 
@@ -443,6 +411,7 @@ std::error_code compare_into(const recording& ra, const recording& rb, const com
     c.a = ra.summary();
     c.b = rb.summary();
     c.blocks_differ = !(c.a.blocks == c.b.blocks);
+    c.offset = o.offset;
     c.rate = o.rate;
     c.tolerance = o.tolerance;
 
@@ -465,9 +434,10 @@ std::error_code compare_into(const recording& ra, const recording& rb, const com
         }
         c.key_curves = differing;
     }
-    compare_markers(ra, rb, o.tolerance.time, listing(c.markers, c.marker_count, o.max_listed));
+    compare_markers(ra, rb, o.offset, o.tolerance.time,
+                    listing(c.markers, c.marker_count, o.max_listed));
 
-    const grid_ends ends = ends_of(ra, rb, o.window);
+    const grid_ends ends = ends_of(ra, rb, o.window, o.offset, o.align || o.offset != 0.0);
     if (!ends.from || !ends.to) return {};
     resampler sa(ra);
     resampler sb(rb);
@@ -477,11 +447,14 @@ std::error_code compare_into(const recording& ra, const recording& rb, const com
         g != grid_error::none) {
         return g;
     }
-    if (const grid_error g = sb.set_grid(o.rate, ends.from, ends.to, o.max_rows);
+    // B's grid is A's shifted by the offset; its rows are paired with A's by index, and the two
+    // counts can differ by the rounding of the shifted ends.
+    if (const grid_error g =
+            sb.set_grid(o.rate, *ends.from + o.offset, *ends.to + o.offset, o.max_rows);
         g != grid_error::none) {
         return g;
     }
-    c.rows = sa.row_count();
+    c.rows = std::min(sa.row_count(), sb.row_count());
     if (c.rows == 0) return {};
 
     std::array<std::optional<std::size_t>, curve_id_count> column{};
@@ -562,7 +535,17 @@ std::error_code compare_checked(const recording& a, const recording& b,
     if (const std::error_code ec = options.problem()) return ec;
     try {
         comparison c;
-        if (const std::error_code ec = compare_into(a, b, options, c, each_row)) return ec;
+        if (!options.align) {
+            if (const std::error_code ec = compare_into(a, b, options, c, each_row)) return ec;
+            out = std::move(c);
+            return {};
+        }
+        time_alignment found;
+        if (const std::error_code ec = estimate_offset(a, b, options, found)) return ec;
+        compare_options aligned = options;
+        aligned.offset = found.offset;
+        if (const std::error_code ec = compare_into(a, b, aligned, c, each_row)) return ec;
+        c.alignment = found;
         out = std::move(c);
         return {};
     } catch (const std::bad_alloc&) {
@@ -584,6 +567,7 @@ std::error_code compare_options::problem() const noexcept {
     if (!std::isfinite(tolerance.time) || tolerance.time < 0.0) {
         return option_error::bad_time_tolerance;
     }
+    if (!std::isfinite(offset)) return option_error::bad_offset;
     return {};
 }
 

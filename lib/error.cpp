@@ -161,6 +161,7 @@ constexpr detail::code_row<option_error> option_rows[] = {
     {option_error::bad_markers, "bad_markers", "markers must be >= 0"},
     {option_error::bad_time_tolerance, "bad_time_tolerance",
      "the time tolerance must be a finite number >= 0"},
+    {option_error::bad_offset, "bad_offset", "the offset must be a finite number"},
 };
 constexpr detail::code_table<option_error> option_codes{option_rows, "unknown option error"};
 

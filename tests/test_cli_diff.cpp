@@ -89,6 +89,8 @@ TEST_F(DiffCli, TheJsonReportHoldsEveryPoseAndTheDifferences) {
         EXPECT_EQ(j["state"]["count"], 0);
         EXPECT_EQ(j["keys"], nullptr);
         EXPECT_EQ(j["structure"]["blocks_differ"], false);
+        EXPECT_EQ(j["grid"]["offset"], 0.0);
+        EXPECT_EQ(j["alignment"], nullptr);
     }
 }
 
@@ -140,7 +142,9 @@ TEST_F(DiffCli, UsageErrorsExit2BeforeAnythingIsRead) {
                                                  {"diff", a, a, "--time", "nan"},
                                                  {"diff", a, a, "--rate", "0"},
                                                  {"diff", a, a, "--format", "xml"},
-                                                 {"diff", a, a, "--from", "2", "--until", "1"}}) {
+                                                 {"diff", a, a, "--from", "2", "--until", "1"},
+                                                 {"diff", a, a, "--offset", "nan"},
+                                                 {"diff", a, a, "--align", "--offset", "1"}}) {
         const run_result r = run(args);
         EXPECT_EQ(r.status, 2) << args.back() << r.err;
         EXPECT_EQ(r.out, "");
@@ -148,4 +152,68 @@ TEST_F(DiffCli, UsageErrorsExit2BeforeAnythingIsRead) {
     const run_result rows = run({"diff", a, a, "--max-rows", "100"});
     EXPECT_EQ(rows.status, 2);
     EXPECT_TRUE(contains(rows.err, "--max-rows")) << rows.err;
+}
+
+TEST_F(DiffCli, ATakeStartedLaterIsFoundByAlignAndThenTheSame) {
+    generate_options g;
+    g.seconds = 20;
+    g.markers = 3;
+    const model a = generated_model(g);
+    model b = a;
+    for (curve& c : b.curves) {
+        for (keyframe& k : c.keys) k.time += 0.4f;
+    }
+    for (marker& m : *b.markers) m.time += 0.4f;
+    write_file("a.bin", a);
+    write_file("b.bin", b);
+    EXPECT_EQ(run({"diff", path("a.bin"), path("b.bin")}).status, 1);
+
+    const run_result text = run({"diff", path("a.bin"), path("b.bin"), "--align"});
+    ASSERT_EQ(text.status, 0) << text.err << text.out;
+    EXPECT_TRUE(contains(text.out, "aligned: B's motion is 0.400 s later than A's (correlation "))
+        << text.out;
+    EXPECT_TRUE(text.out.ends_with("same within tolerance\n")) << text.out;
+
+    const run_result json = run({"diff", path("b.bin"), path("a.bin"), "--align", "--json"});
+    ASSERT_EQ(json.status, 0) << json.err;
+    const nlohmann::json j = nlohmann::json::parse(json.out);
+    EXPECT_NEAR(j["alignment"]["offset"].get<double>(), -0.4, 1.0 / 60.0);
+    EXPECT_GT(j["alignment"]["confidence"].get<double>(), 0.99);
+    EXPECT_GT(j["alignment"]["overlap"].get<double>(), 19.0);
+    EXPECT_EQ(j["grid"]["offset"], j["alignment"]["offset"]);
+
+    // A known offset, without estimating.
+    const run_result known = run({"diff", path("a.bin"), path("b.bin"), "--offset", "0.4"});
+    EXPECT_EQ(known.status, 0) << known.out;
+    EXPECT_TRUE(contains(known.out, "offset: B compared 0.400 s after each time of A"))
+        << known.out;
+}
+
+TEST_F(DiffCli, TakesThatCannotBeAlignedExit3WithTheReasonAndCompareNothing) {
+    generate_options g;
+    g.seconds = 20;
+    const model a = generated_model(g);
+    g.seed = 2;
+    write_file("a.bin", a);
+    write_file("other.bin", generated_model(g));
+    model still = a;
+    for (const pose_channel ch :
+         {pose_channel::position_x, pose_channel::position_y, pose_channel::position_z,
+          pose_channel::rotation_x, pose_channel::rotation_y, pose_channel::rotation_z}) {
+        still[camera_curve(ch)].keys = {{.time = 0.0f, .value = 0.0f}};
+    }
+    still[camera_curve(pose_channel::rotation_w)].keys = {{.time = 0.0f, .value = 1.0f}};
+    write_file("still.bin", still);
+
+    const run_result unrelated = run({"diff", path("a.bin"), path("other.bin"), "--align"});
+    EXPECT_EQ(unrelated.status, 3);
+    EXPECT_EQ(unrelated.out, "");
+    EXPECT_TRUE(contains(unrelated.err, "cannot align")) << unrelated.err;
+    EXPECT_TRUE(contains(unrelated.err, "correlation below 0.5")) << unrelated.err;
+
+    const run_result flat = run({"diff", path("a.bin"), path("still.bin"), "--align"});
+    EXPECT_EQ(flat.status, 3);
+    EXPECT_EQ(flat.out, "");
+    EXPECT_TRUE(contains(flat.err, "too short or too flat")) << flat.err;
+    EXPECT_TRUE(contains(flat.err, "--offset")) << flat.err;
 }

@@ -209,6 +209,7 @@ TEST(Error, OptionErrorsAreInvalidArgumentsOfTheirOwnCategoryWithStableNames) {
         {option_error::rate_too_high, "rate_too_high"},
         {option_error::bad_markers, "bad_markers"},
         {option_error::bad_time_tolerance, "bad_time_tolerance"},
+        {option_error::bad_offset, "bad_offset"},
     };
     for (const auto& [e, name] : errors) {
         EXPECT_EQ(option_error_name(e), name);
@@ -321,6 +322,7 @@ TEST(Error, OptionErrorsHaveOneMessageEachAndAreInvalidArguments) {
             {option_error::bad_markers, "markers must be >= 0", invalid},
             {option_error::bad_time_tolerance, "the time tolerance must be a finite number >= 0",
              invalid},
+            {option_error::bad_offset, "the offset must be a finite number", invalid},
         });
 }
 
@@ -338,6 +340,20 @@ TEST(Error, GridErrorsHaveOneMessageEachAndNoStandardCondition) {
             {grid_error::no_keys, "a time bound was left to the recording, which has no keys", {}},
             {grid_error::too_many_rows,
              "the grid has more rows than allowed (at most 2^52 points)",
+             {}},
+        });
+}
+
+TEST(Error, AlignErrorsHaveOneMessageEachAndNoStandardCondition) {
+    expect_category<align_error>(
+        align_error_category(), "inputanim.align",
+        {
+            {align_error::none, "no error", {}},
+            {align_error::no_head, "a recording has no head (no camera block) to align by", {}},
+            {align_error::too_flat, "the head's motion is too short or too flat to align by", {}},
+            {align_error::too_long, "the two takes hold more grid rows than alignment allows", {}},
+            {align_error::no_match,
+             "no offset makes the two heads' motions alike (correlation below 0.5)",
              {}},
         });
 }
@@ -417,9 +433,10 @@ TEST(Error, EncoderErrorsHaveOneMessageEachAndAreValuesTooLarge) {
 TEST(Error, AValueThatIsNoCodeHasTheUnknownMessageInEveryCategory) {
     const std::vector<std::tuple<const std::error_category*, int, std::string_view>> categories = {
         {&error_category(), static_cast<int>(errc::ratio_exceeded) + 1, "unknown error"},
-        {&option_error_category(), static_cast<int>(option_error::bad_time_tolerance) + 1,
+        {&option_error_category(), static_cast<int>(option_error::bad_offset) + 1,
          "unknown option error"},
         {&grid_error_category(), static_cast<int>(grid_error::too_many_rows) + 1, "unknown error"},
+        {&align_error_category(), static_cast<int>(align_error::no_match) + 1, "unknown error"},
         {&metrics_error_category(), static_cast<int>(metrics_error::shared_times) + 1,
          "unknown error"},
         {&export_error_category(), static_cast<int>(export_error::glb_too_large) + 1,
@@ -441,7 +458,7 @@ TEST(Error, EveryCategoryHasItsOwnName) {
     const std::vector<const std::error_category*> categories = {
         &error_category(),         &option_error_category(), &grid_error_category(),
         &metrics_error_category(), &export_error_category(), &convert_error_category(),
-        &encoder_error_category(),
+        &encoder_error_category(), &align_error_category(),
     };
     std::set<std::string_view> names;
     for (const std::error_category* c : categories) {

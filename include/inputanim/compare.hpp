@@ -40,9 +40,18 @@ struct compare_tolerances {
 struct compare_options {
     // Grid points per second.
     double rate = 60.0;
-    // Open ends default to the earlier first key time of the two and the later duration.
+    // In A's time. Open ends default to the earlier first key time of the two and the later
+    // duration; shifted (an offset, or `align`), to the span both takes cover (B's times less
+    // the offset), or the span either covers when they share none.
     time_window window;
     compare_tolerances tolerance;
+    // Seconds: B's time of a moment minus A's (0.4 when B's take started 0.4 s later). B is
+    // evaluated at each grid time plus the offset, and its markers' times less it are compared;
+    // every time of the report (the grid, the window, intervals, markers) is A's.
+    double offset = 0.0;
+    // Estimate the offset from the head's motion (estimate_offset) and compare with it instead
+    // of `offset`.
+    bool align = false;
     // Also compare the keys themselves, bit for bit (key_difference).
     bool keys = false;
     // A grid with more rows is refused (grid_error::too_many_rows) before a row is evaluated.
@@ -52,7 +61,7 @@ struct compare_options {
 
     // The first problem of the options alone: option_error::bad_rate, window_not_finite,
     // window_reversed, bad_position_tolerance, bad_rotation_tolerance (an angle outside
-    // [0, 180]), bad_time_tolerance; a false code when there is none.
+    // [0, 180]), bad_time_tolerance, bad_offset (not finite); a false code when there is none.
     std::error_code problem() const noexcept;
 };
 
@@ -138,9 +147,65 @@ struct key_difference {
     double b = 0.0;
 };
 
+// How much later B's motion happens than A's, as estimate_offset finds it (docs/DIFF.md,
+// "Alignment").
+struct time_alignment {
+    // Seconds: B's time of a moment minus A's, a whole number of grid steps from the difference
+    // of the two takes' first grid times.
+    double offset = 0.0;
+    // The correlation of the two heads' motion at that offset, in [-1, 1]: 1 is the same motion.
+    double confidence = 0.0;
+    // Seconds of motion the two takes share at that offset (grid steps / rate).
+    double overlap = 0.0;
+};
+
+// Why estimate_offset() found no offset.
+enum class align_error : std::uint8_t {
+    none,
+    // A side has no camera block.
+    no_head,
+    // A side's head has fewer than 3 grid rows, or its motion is too flat to time: neither its
+    // speed nor its turning speed varies by more than align_flat_speed / align_flat_turn (a
+    // standard deviation) on both sides.
+    too_flat,
+    // The two takes' grids hold more than max_align_steps rows together.
+    too_long,
+    // No offset makes the motions alike: the best correlation is below min_align_confidence.
+    no_match,
+};
+std::string_view align_error_name(align_error e) noexcept;
+// align_error as a std::error_code (category "inputanim.align").
+const std::error_category& align_error_category() noexcept;
+std::error_code make_error_code(align_error e) noexcept;
+
+// The alignment's ceiling on both takes' grid rows together: its transform holds about 24 bytes
+// per point of the next power of two above them, 48 MiB at most (2^21 rows is 4.8 hours a side at
+// 60 Hz).
+inline constexpr std::uint64_t max_align_steps = std::uint64_t{1} << 21;
+// Below this standard deviation of the head's speed (m/s) and of its turning speed (degrees/s)
+// a take's head is still: tracking jitter, nothing to time.
+inline constexpr double align_flat_speed = 0.005;
+inline constexpr double align_flat_turn = 0.5;
+// The least correlation an estimate is taken at.
+inline constexpr double min_align_confidence = 0.5;
+
+// Estimates the offset between two takes of one motion from their heads (docs/DIFF.md,
+// "Alignment"): each take's head speed and turning speed on its own grid at options.rate over
+// its whole length, each standardised and summed, then the correlation of the two series at
+// every lag where they share at least half of the shorter, by FFT; the lag with the largest
+// correlation, to the nearest grid step. Errors: align_error; grid_error::bad_rate,
+// bad_time, too_many_rows (a side past options.max_rows); std::errc::not_enough_memory. On
+// error `out` is left as it was.
+std::error_code estimate_offset(const recording& a, const recording& b,
+                                const compare_options& options, time_alignment& out) noexcept;
+
 struct comparison {
     summary a;
     summary b;
+    // The offset B was compared at (compare_options::offset, or the alignment's), and the
+    // alignment when compare_options::align asked for one.
+    double offset = 0.0;
+    std::optional<time_alignment> alignment;
     // The files hold other blocks: the curves of a block only one holds are not compared.
     bool blocks_differ = false;
     // Curves both hold whose key counts differ (information: thinning and conversion change
@@ -192,8 +257,9 @@ struct row_errors {
 
 // Compares `a` and `b` (opened without a structural error; their bytes readable) under
 // `options` into `out`. Errors: options.problem(); grid_error::bad_rate, bad_time (a key time
-// that is not finite), too_many_rows; std::errc::not_enough_memory. On error `out` is left as it
-// was. Evaluation reads the bytes of both recordings (run it under guarded_each for mappings).
+// that is not finite), too_many_rows; with `align`, estimate_offset's; std::errc::
+// not_enough_memory. On error `out` is left as it was. Evaluation reads the bytes of both
+// recordings (run it under guarded_each for mappings).
 std::error_code compare(const recording& a, const recording& b, const compare_options& options,
                         comparison& out) noexcept;
 // The same, handing `each_row` the row's largest errors as each row is compared. `each_row` may
@@ -203,3 +269,6 @@ std::error_code compare(const recording& a, const recording& b, const compare_op
                         const std::function<void(const row_errors&)>& each_row) noexcept;
 
 }  // namespace inputanim
+
+template <>
+struct std::is_error_code_enum<inputanim::align_error> : std::true_type {};

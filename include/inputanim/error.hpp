@@ -124,8 +124,9 @@ enum class option_error : std::uint8_t {
     too_many_samples,
     rate_too_high,
     bad_markers,
-    // compare: a time tolerance negative or not finite.
+    // compare: a time tolerance negative or not finite; an offset not finite.
     bad_time_tolerance,
+    bad_offset,
 };
 // "bad_version", "window_reversed", ...
 std::string_view option_error_name(option_error e) noexcept;

@@ -61,6 +61,15 @@ std::string interval_text(const std::optional<interval>& i) {
 void print_text(const diff_options& o, const comparison& c) {
     std::cout << "A: " << printable(o.a) << " (" << side_text(c.a) << ")\n"
               << "B: " << printable(o.b) << " (" << side_text(c.b) << ")\n";
+    if (c.alignment) {
+        std::cout << "aligned: B's motion is " << fixed(std::abs(c.offset), 3) << " s "
+                  << (c.offset < 0.0 ? "earlier" : "later") << " than A's (correlation "
+                  << fixed(c.alignment->confidence, 3) << " over " << fixed(c.alignment->overlap, 1)
+                  << " s of head motion); times below are A's\n";
+    } else if (c.offset != 0.0) {
+        std::cout << "offset: B compared " << fixed(c.offset, 3)
+                  << " s after each time of A; times below are A's\n";
+    }
     if (c.blocks_differ)
         std::cout << "blocks differ: the curves of a block only one holds are not compared\n";
     if (c.key_count_curves != 0) {
@@ -155,6 +164,20 @@ void print_text(const diff_options& o, const comparison& c) {
     std::cout << (c.same() ? "same within tolerance" : "differ") << '\n';
 }
 
+// What to do about a refused alignment.
+std::string align_hint(align_error e) {
+    switch (e) {
+        case align_error::too_flat:
+            return "; give --offset if the offset is known";
+        case align_error::too_long:
+            return " (" + std::to_string(max_align_steps) + " rows together): lower --rate";
+        case align_error::no_match:
+            return ": are they takes of the same motion? give --offset if the offset is known";
+        default:
+            return "";
+    }
+}
+
 // Loads and opens one side; a failure is exit 3 whatever the reason (nothing is compared).
 std::optional<int> load_side(const std::string& name, const validate_options& how,
                              loaded_recording& out) {
@@ -193,6 +216,12 @@ int run_diff(const diff_options& o) {
     if (ec == grid_error::bad_rate) {
         return usage_error("diff", "--rate " + number_text(o.compare.rate) +
                                        " is too small: its step 1 / rate is not a finite number");
+    }
+    if (ec.category() == align_error_category()) {
+        std::cerr << "inputanim diff: cannot align " << printable(o.a) << " and " << printable(o.b)
+                  << ": " << ec.message() << align_hint(static_cast<align_error>(ec.value()))
+                  << '\n';
+        return exit_unreadable;
     }
     if (ec == grid_error::bad_time) {
         std::cerr << "inputanim diff: a key time is not finite, so no time range: give both "
@@ -245,6 +274,16 @@ command add_diff_command(CLI::App& app) {
         ->transform(number_between(0.0, 1e30))
         ->capture_default_str()
         ->type_name("S");
+    CLI::Option* align =
+        cmd->add_flag("--align", o->compare.align,
+                      "Estimate how much later B's take started from the heads' motion "
+                      "(docs/DIFF.md, Alignment) and compare after shifting B by it");
+    cmd->add_option("--offset", o->compare.offset,
+                    "Compare B this many seconds after each time of A (B's take started that "
+                    "much later; negative: earlier)")
+        ->transform(number_between(-1e9, 1e9))
+        ->type_name("S")
+        ->excludes(align);
     cmd->add_flag("--keys", o->compare.keys,
                   "Also compare the keys bit for bit (time, value, tangents, weights, mode; a "
                   "compact key is (t, v, 0, 0, 0, 0, 3))");

@@ -80,7 +80,12 @@ nlohmann::json compare_json(const comparison& c) {
              {{"rate", c.rate},
               {"from", optional_time(c.from)},
               {"to", optional_time(c.to)},
-              {"rows", c.rows}}},
+              {"rows", c.rows},
+              {"offset", c.offset}}},
+            {"alignment", c.alignment ? nlohmann::json{{"offset", c.alignment->offset},
+                                                       {"confidence", c.alignment->confidence},
+                                                       {"overlap", c.alignment->overlap}}
+                                      : nlohmann::json(nullptr)},
             {"structure",
              {{"blocks_differ", c.blocks_differ},
               {"key_count_curves", c.key_count_curves},
