@@ -1,7 +1,8 @@
 // inputanim diff A B: compares two recordings, their structure, their motion as MRTK plays it on a
 // common grid, their tracked and pinch intervals, their markers and (--keys) their keys
-// (docs/DIFF.md). Exit 0 same within the tolerances, 1 they differ, 2 usage, 3 a side that cannot
-// be read or whose structure is not sound (nothing compared).
+// (docs/DIFF.md), B shifted by an offset given or found (--align). Exit 0 same within the
+// tolerances, 1 they differ, 2 usage, 3 a side that cannot be read or whose structure is not
+// sound, or takes that cannot be aligned (nothing compared).
 #include <algorithm>
 #include <array>
 #include <cmath>
