@@ -1,9 +1,7 @@
 // `inputanim export`, run as a user runs it: the format from OUT's extension or --to, the output
 // written through the one output primitive, and the exit statuses of what is refused.
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -18,13 +16,6 @@ using nlohmann::json;
 namespace {
 
 using ExportCli = cli_fixture;
-
-std::string read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // A hands-only recording keyed at 0 and 5e4 s: 60 Hz makes a .glb of 4.6 GB.
 model hands_over_a_long_time() {
