@@ -2,6 +2,7 @@
 // to every layout, OUT replaced only once complete, the warnings, and the exit statuses.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -176,6 +177,30 @@ TEST_F(ConvertCli, ContentErrorsAreRefusedUnlessLevelStructureIsAsked) {
     const run_result forced = run({"convert", in, path("out.bin"), "--level", "structure"});
     EXPECT_EQ(forced.status, 0) << forced.err;
     EXPECT_EQ(read_file("out.bin"), write(m));
+}
+
+TEST_F(ConvertCli, ACopyRefusedByTheCheckBesideItLeavesNoFileAndTheOutputAsItWas) {
+    // A compact source converted to itself at level full is copied while its content is checked:
+    // the copy goes to a temporary file, which the refusal removes.
+    model m;
+    m[camera_curve(pose_channel::position_x)].keys = {{1.0f, 0.0f}, {0.5f, 1.0f}};
+    const std::string in = write_file("unsorted.bin", m);
+    const bytes before(1000, std::byte{7});
+    write_file("out.bin", before);
+    const run_result refused = run({"convert", in, path("out.bin")});
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.err.find("unsorted_keys"), std::string::npos) << refused.err;
+    EXPECT_EQ(read_file("out.bin"), before);
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(path(""))) {
+        names.push_back(e.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"out.bin", "unsorted.bin"}));
+    // An output that cannot be written is still second to a source the check refuses.
+    const run_result both = run({"convert", in, path("absent/out.bin")});
+    EXPECT_EQ(both.status, 1);
+    EXPECT_NE(both.err.find("unsorted_keys"), std::string::npos) << both.err;
 }
 
 TEST_F(ConvertCli, UsageErrorsExit2BeforeAnythingIsRead) {

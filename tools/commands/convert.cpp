@@ -14,6 +14,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "commands.hpp"
@@ -321,46 +323,72 @@ int run_convert(const convert_cli_options& o) {
         return exit_unreadable;
     }
     const recording& rec = loaded.recording();
-    error content;
-    if (!structural && how.level == level::full) {
+    if (structural) return invalid_source(o.input, structural);
+    // The content check at level full: reads of the file a MiB at a time (its pages would all
+    // stay in memory through the mapping). A source it fails is refused whatever else failed.
+    auto check_content = [&]() -> std::optional<int> {
+        if (how.level != level::full) return std::nullopt;
         std::error_code io;
         const report checked = loaded.check(how, streamed, io);
         if (io || checked.error.code == errc::io_error) {
-            std::cerr << "inputanim: " << printable(o.input) << ": "
-                      << (io ? io : make_error_code(errc::io_error)).message() << '\n';
-            return exit_unreadable;
+            return unreadable(o.input, io ? io : make_error_code(errc::io_error));
         }
-        content = checked.error;
-    }
-    if (structural || content) {
-        std::cerr << "inputanim: " << printable(o.input)
-                  << ": invalid: " << error_line(structural ? structural : content);
-        if (!structural) std::cerr << " (--level structure converts it anyway)";
-        std::cerr << '\n';
-        return exit_invalid;
-    }
+        if (checked.error) return invalid_source(o.input, checked.error);
+        return std::nullopt;
+    };
 
-    output_file out;
-    if (const std::optional<output_failure> failure = out.open(o.output, inputs)) {
-        return output_failed(*failure);
-    }
     bool itself = false;
     if (const std::error_code io = loaded.run([&] { itself = converts_to_itself(rec, c); })) {
-        std::cerr << "inputanim: " << printable(o.input) << ": " << io.message() << '\n';
-        return exit_unreadable;
+        return unreadable(o.input, io);
     }
-    if (streamed && itself) {
-        // The output is the source's bytes: copied, not decoded and encoded again.
-        std::error_code source_error;
-        if (const std::error_code e =
-                out.copy_from(loaded.input().descriptor(), 0, bytes.size(), source_error)) {
-            return output_failed(out.failure(e));
+    // The output is the source's bytes: copied by the kernel, not decoded and encoded again. At
+    // level full the copy runs while this thread checks the content, when it goes to a temporary
+    // file that only a passed check commits; a FIFO or a device is opened only after the check,
+    // as every other output is.
+    const bool copied = streamed && itself;
+    const bool alongside =
+        copied && how.level == level::full && output_file::replaced_when_written(o.output);
+    output_file out;
+    if (!alongside) {
+        if (const std::optional<int> refused = check_content()) return *refused;
+    }
+    if (const std::optional<output_failure> failure = out.open(o.output, inputs)) {
+        if (alongside) {
+            if (const std::optional<int> refused = check_content()) return *refused;
         }
+        return output_failed(*failure);
+    }
+    if (copied) {
+        std::error_code copy_error;
+        std::error_code source_error;
+        const auto copy = [&] {
+            copy_error = out.copy_from(loaded.input().descriptor(), 0, bytes.size(), source_error);
+        };
+        std::optional<int> refused;
+        if (alongside) {
+            std::optional<std::thread> copier;
+            try {
+                copier.emplace(copy);
+            } catch (const std::system_error&) {
+                // No second thread: checked, then copied.
+            }
+            refused = check_content();
+            if (copier) {
+                copier->join();
+            } else if (!refused) {
+                copy();
+            }
+        } else {
+            copy();
+        }
+        if (refused) {
+            out.discard();
+            return *refused;
+        }
+        if (copy_error) return output_failed(out.failure(copy_error));
         if (source_error) {
             out.discard();
-            std::cerr << "inputanim: " << printable(o.input) << ": " << source_error.message()
-                      << '\n';
-            return exit_unreadable;
+            return unreadable(o.input, source_error);
         }
         if (const std::optional<int> failed = commit_output(out)) return *failed;
         return finish_output(o.output);

@@ -275,6 +275,12 @@ std::optional<output_failure> output_file::open(const std::string& name,
     return failure({EINVAL, std::system_category()});
 }
 
+bool output_file::replaced_when_written(const std::string& name) {
+    if (name == "-") return false;
+    const destination::kind k = classify(name).what;
+    return k == destination::kind::missing || k == destination::kind::regular;
+}
+
 std::optional<output_failure> output_file::open_new_database(const std::string& name) {
     shown_ = printable(name);
     return create_beside(name, false, 0, true);

@@ -76,6 +76,10 @@ class output_file final : public byte_sink {
     // than `size` (another process cut it), is `source_error`.
     std::error_code copy_from(int fd, std::uint64_t offset, std::uint64_t size,
                               std::error_code& source_error);
+    // Whether open(NAME) would write to a temporary file that only commit() puts at NAME (a
+    // regular file, a new name, a link to a regular file), as things are now: bytes written
+    // before the command knows it will keep them never reach NAME.
+    static bool replaced_when_written(const std::string& name);
     // Writes what is buffered, flushes a temporary file to disk, closes it and renames it over
     // the target; on failure the temporary file is removed and the target left as it was.
     std::optional<output_failure> commit();
