@@ -31,7 +31,7 @@ from .model import (BLOCKS, DEFAULT_MAX_IMPORT_BYTES, ImportRemark, InvalidImpor
 __all__ = ["open", "members", "validate", "index", "merge_index", "Recording", "Curve", "InvalidRecording",
            "IndexWarning", "DatabaseError", "upload_limits", "MAX_THREADS", "DEFAULT_MAX_ROWS",
            "Model", "ModelCurve", "ModelCurves", "InvalidImport", "ImportRemark", "BLOCKS",
-           "DEFAULT_MAX_IMPORT_BYTES"]
+           "DEFAULT_MAX_IMPORT_BYTES", "diff", "DIFF_GROUPS"]
 
 # The most threads any count asks for (index's jobs, validate's threads, the Dask helpers' jobs):
 # the ceiling of `inputanim index --jobs` and `validate --jobs`; more is a ValueError.
@@ -707,3 +707,98 @@ def _globs(curves):
     if isinstance(curves, str):
         return [curves]
     return list(curves)
+
+
+# The groups of diff()'s motion frames, in the report's order, by the prefix of their poses' names.
+DIFF_GROUPS = ("camera", "hand.left", "hand.right", "gaze")
+
+# The columns of a motion frame (the fields of `inputanim diff --json`'s motion entries after
+# name, the frame's index) and their dtypes: a JSON null is NaN in a float column.
+_MOTION_COLUMNS = {"kind": object, "samples": np.int64, "max": np.float64,
+                   "max_time": np.float64, "rms": np.float64, "first_exceeded": np.float64,
+                   "first_exceeded_error": np.float64, "exceeded_samples": np.int64}
+
+
+def _number(name, value):
+    """A real number as a float; bool, str or anything else is a ValueError naming the
+    parameter (the core judges the value)."""
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        try:
+            return float(value)
+        except OverflowError:
+            pass
+    raise ValueError(f"{name} must be a number, not {value!r}")
+
+
+def _optional_number(name, value):
+    return None if value is None else _number(name, value)
+
+
+def _opened(side):
+    """A Recording as it is; anything else through open()."""
+    return side if isinstance(side, Recording) else open(side)
+
+
+def _motion_frames(entries):
+    """`diff --json`'s motion list as {group: DataFrame}, one row per pose indexed by its name,
+    the groups in DIFF_GROUPS order (only those with a pose both sides hold)."""
+    import pandas as pd
+
+    grouped = {}
+    for entry in entries:
+        group = next(g for g in DIFF_GROUPS if entry["name"].startswith(g + "."))
+        grouped.setdefault(group, []).append(entry)
+    frames = {}
+    for group in DIFF_GROUPS:
+        rows = grouped.get(group)
+        if rows is None:
+            continue
+        columns = {}
+        for column, dtype in _MOTION_COLUMNS.items():
+            values = [r[column] for r in rows]
+            if dtype is np.float64:
+                values = [np.nan if v is None else v for v in values]
+            columns[column] = np.array(values, dtype=dtype)
+        frames[group] = pd.DataFrame(columns, index=pd.Index([r["name"] for r in rows],
+                                                             dtype=object, name="name"))
+    return frames
+
+
+def diff(a, b, *, rate=60.0, start=None, stop=None, position=0.001, angle=0.5, time=0.02,
+         align=False, offset=0.0, keys=False, max_rows=DEFAULT_MAX_ROWS):
+    """Compares two recordings as `inputanim diff` does (docs/DIFF.md): their structure, their
+    motion as MRTK plays it on the grid start + i / rate up to stop (by default from the earlier
+    first key time to the later duration), their tracked and pinch intervals, their markers and,
+    with keys=True, their keys bit for bit. a and b: each a Recording or anything open() takes (a
+    path, bytes, an archive's member path, an index row), which only has to be sound at level
+    structure.
+
+    position (metres), angle (degrees) and time (seconds) are the tolerances; offset is B's time
+    of a moment less A's (B compared at each time of A plus it), align=True estimates it from the
+    heads' motion instead. A grid of more than max_rows rows is refused before a row is compared.
+
+    Returns a dict with the keys and values of `inputanim diff --json` (a["path"] and
+    b["path"] the Recordings' path, None for bytes), except "motion": {group: DataFrame} for the
+    groups "camera", "hand.left", "hand.right" and "gaze" that both sides hold (DIFF_GROUPS), one
+    row per pose indexed by its name ("hand.left.joint.IndexTip.position") with the columns kind,
+    samples, max, max_time, rms, first_exceeded, first_exceeded_error and exceeded_samples (NaN
+    for the report's nulls). report["same"] is the verdict. Runs without the GIL.
+
+    Raises what open() raises for a side (InvalidRecording, OSError), and ValueError for an
+    option out of range (a tolerance negative or not a number, angle above 180, rate not above 0,
+    start after stop, more than max_rows rows, align with an offset) and for takes that align
+    cannot align."""
+    if align and offset != 0:
+        raise ValueError("align=True estimates the offset: give align or offset, not both")
+    options = dict(rate=_number("rate", rate), start=_optional_number("start", start),
+                   stop=_optional_number("stop", stop), position=_number("position", position),
+                   angle=_number("angle", angle), time=_number("time", time),
+                   offset=_number("offset", offset), align=bool(align), keys=bool(keys),
+                   max_rows=_max_rows(max_rows))
+    a = _opened(a)
+    b = _opened(b)
+    report = _core.compare(a._core, b._core, **options)
+    report["a"]["path"] = a.path
+    report["b"]["path"] = b.path
+    report["motion"] = _motion_frames(report["motion"])
+    return report

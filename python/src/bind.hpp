@@ -30,4 +30,7 @@ void bind_events(py::module_& m);
 // write_model, thin_model, import_file and import_buffer, inputanim.Model's core (model.cpp).
 void bind_model(py::module_& m);
 
+// compare, inputanim.diff's core (diff.cpp).
+void bind_diff(py::module_& m);
+
 }  // namespace inputanim::python

@@ -37,4 +37,5 @@ PYBIND11_MODULE(_core, m) {
     bind_limits(m);
     bind_events(m);
     bind_model(m);
+    bind_diff(m);
 }

@@ -24,6 +24,8 @@ class open_recording {
     explicit open_recording(std::shared_ptr<source> src);
 
     const recording& rec() const { return src_->loaded.recording(); }
+    // The bytes it reads, for work that reads several recordings at once (diff.cpp).
+    const source& src() const { return *src_; }
     py::object buffer() const { return buffer_; }
     bool mapped() const { return src_->shared(); }
 

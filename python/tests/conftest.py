@@ -258,3 +258,64 @@ def flipping_pinches(path, template, pinches):
             f.write(k.tobytes())
         f.write(struct.pack("<i", 0))
     return path
+
+
+# The 60 Hz key times of the recordings diff_pairs builds: 6 seconds.
+DIFF_TIMES = (np.arange(361) / 60.0).astype("<f4")
+
+
+def _turned(degrees):
+    """Quaternions (x, y, z, w) of turns about the vertical by `degrees` (an array)."""
+    half = np.radians(degrees) / 2
+    zero = np.zeros_like(half)
+    return zero, np.sin(half), zero, np.cos(half)
+
+
+@pytest.fixture(scope="session")
+def diff_pairs(cli, tmp_path_factory):
+    """{name: (A, B)} of recordings that differ by one known change, as issue 37 lists them:
+    "joint" (hand.left.joint.IndexTip.position.x 2 mm further from t = 3 s), "head" (the head
+    turned 1 degree more about the vertical throughout), "pinch" (the left hand's pinch from 2 s
+    to 3 s ends 50 ms later), "marker" (the marker "end" at 4 s renamed "finish"), "two" (the
+    joint and the marker together), "layout" (B is A converted to the full layout: the same),
+    "offset" (B is A cut at 0.4 s and shifted to start at 0: B's motion 0.4 s earlier).
+
+    A is a generated recording (every block) whose camera rotation, IndexTip x, tracked and
+    pinching curves are replaced by ones the changes are exact on: keys every 1/60 s (so a change
+    from a key on shows on the grid from that key's row), both hands tracked throughout."""
+    import inputanim
+
+    folder = tmp_path_factory.mktemp("diff")
+    generated = folder / "generated.bin"
+    run(cli, "gen", "-o", generated, "--seconds", "6", "--seed", "7")
+    t = DIFF_TIMES
+
+    def model(joint_from_3s=0.0, turn=0.0, pinch_end=3.0, last_marker="end"):
+        m = inputanim.open(generated).to_model()
+        for path, values in zip(("x", "y", "z", "w"), _turned(20.0 * np.sin(t) + turn)):
+            m.curves[f"camera.rotation.{path}"] = (t, values)
+        tip = 0.1 * np.sin(t) + np.where(t >= 3.0, joint_from_3s, 0.0)
+        m.curves["hand.left.joint.IndexTip.position.x"] = (t, tip)
+        for side in ("left", "right"):
+            m.curves[f"hand.{side}.tracked"] = ([0.0], [1.0])
+        m.curves["hand.left.pinching"] = ([0.0, 2.0, pinch_end], [0.0, 1.0, 0.0])
+        m.markers = [(1.0, "start"), (4.0, last_marker)]
+        return m
+
+    def write(name, m):
+        path = folder / f"{name}.bin"
+        m.write(path)
+        return path
+
+    a = write("a", model())
+    pairs = {"joint": write("joint", model(joint_from_3s=0.002)),
+             "head": write("head", model(turn=1.0)),
+             "pinch": write("pinch", model(pinch_end=3.05)),
+             "marker": write("marker", model(last_marker="finish")),
+             "two": write("two", model(joint_from_3s=0.002, last_marker="finish"))}
+    pairs = {name: (a, b) for name, b in pairs.items()}
+    run(cli, "convert", "--layout", "full", a, folder / "full.bin")
+    pairs["layout"] = (a, folder / "full.bin")
+    run(cli, "convert", "--from", "0.4", "--shift-to-zero", a, folder / "cut.bin")
+    pairs["offset"] = (a, folder / "cut.bin")
+    return pairs
