@@ -802,3 +802,7 @@ def diff(a, b, *, rate=60.0, start=None, stop=None, position=0.001, angle=0.5, t
     report["b"]["path"] = b.path
     report["motion"] = _motion_frames(report["motion"])
     return report
+
+
+# inputanim.testing after what it uses: `import inputanim` is enough to reach its assertions.
+from . import testing  # noqa: E402
