@@ -788,13 +788,13 @@ def diff(a, b, *, rate=60.0, start=None, stop=None, position=0.001, angle=0.5, t
     option out of range (a tolerance negative or not a number, angle above 180, rate not above 0,
     start after stop, more than max_rows rows, align with an offset) and for takes that align
     cannot align."""
-    if align and offset != 0:
-        raise ValueError("align=True estimates the offset: give align or offset, not both")
     options = dict(rate=_number("rate", rate), start=_optional_number("start", start),
                    stop=_optional_number("stop", stop), position=_number("position", position),
                    angle=_number("angle", angle), time=_number("time", time),
                    offset=_number("offset", offset), align=bool(align), keys=bool(keys),
                    max_rows=_max_rows(max_rows))
+    if options["align"] and options["offset"] != 0.0:
+        raise ValueError("align=True estimates the offset: give align or offset, not both")
     a = _opened(a)
     b = _opened(b)
     report = _core.compare(a._core, b._core, **options)

@@ -91,9 +91,9 @@ py::object compare_recordings(const open_recording& a, const open_recording& b, 
     {
         py::gil_scoped_release release;
         // Each side's mapping under its own guard (held_bytes::run: none for bytes in memory).
-        // A fault leaves compare() by a jump, leaking what it had allocated (its resamplers'
-        // heap, the report's lists so far): bounded by the report's size, and only when another
-        // process truncates a mapped file.
+        // A fault leaves compare() by a jump, leaking what it holds then (the markers' copies,
+        // the report's lists; with `align` its series and transform, 48 MiB at most): only when
+        // another process truncates a mapped file, which is then an OSError.
         fault_a = a.src().loaded.run(
             [&] { fault_b = b.src().loaded.run([&] { ec = compare(a.rec(), b.rec(), o, c); }); });
     }

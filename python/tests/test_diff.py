@@ -3,6 +3,7 @@ reports it, with a frame of poses per group."""
 
 import json
 import math
+import os
 
 import numpy as np
 import pytest
@@ -242,3 +243,19 @@ def test_threads_comparing_at_once_get_the_report_of_one_alone(diff_pairs):
     with ThreadPoolExecutor(4) as pool:
         reports = list(pool.map(lambda _: as_json(inputanim.diff(a, b)), range(4)))
     assert all(r == alone for r in reports)
+
+
+@pytest.mark.parametrize("shrinking_side", [0, 1])
+def test_a_side_truncated_under_its_mapping_is_an_os_error(diff_pairs, tmp_path, shrinking_side):
+    # compare() reads both mappings under their guards: a file cut under its mapping is an
+    # OSError naming it, not a SIGBUS.
+    a, b = diff_pairs["joint"]
+    path = tmp_path / "shrinking.bin"
+    path.write_bytes(b.read_bytes())
+    sides = [inputanim.open(a), inputanim.open(path)]
+    if shrinking_side == 0:
+        sides.reverse()
+    os.truncate(path, 0)
+    with pytest.raises(OSError) as caught:
+        inputanim.diff(*sides)
+    assert caught.value.filename == str(path)

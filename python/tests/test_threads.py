@@ -1,5 +1,5 @@
-"""Validation and sampling release the GIL: another Python thread runs while they work. Thread
-counts have a ceiling, MAX_THREADS."""
+"""Validation, sampling and diff release the GIL: another Python thread runs while they work.
+Thread counts have a ceiling, MAX_THREADS."""
 
 import os
 import shutil
@@ -51,6 +51,11 @@ def test_the_measure_sees_a_call_that_holds_the_gil():
 def test_sampling_releases_the_gil(long_recording):
     rec = inputanim.open(long_recording)
     assert python_runs_during(lambda: rec.sample(60)) > 0
+
+
+def test_diff_releases_the_gil(long_recording):
+    rec = inputanim.open(long_recording)
+    assert python_runs_during(lambda: inputanim.diff(rec, rec)) > 0
 
 
 def test_validation_releases_the_gil(long_recording):
