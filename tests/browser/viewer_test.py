@@ -398,6 +398,75 @@ class ViewerTest(unittest.TestCase):
         self.screenshot("viewer-timeline.png")
 
 
+def june_2019(path, seconds, seed):
+    """A June 2019 recording as MRTK's development branch wrote them: a v1.0 body without its
+    16-byte header (FORMAT.md section 9), whose head position is 0 throughout, as in the real
+    files."""
+    v10 = path + ".v10"
+    assert run("gen", "-o", v10, "--version", "1.0", "--seconds", str(seconds),
+               "--seed", str(seed)).returncode == 0
+    with open(v10, "rb") as f:
+        body = bytearray(f.read()[16:])
+    # camera.position.x, .y, .z are the first three curves: pre-wrap, post-wrap, count, then
+    # 28-byte keys whose value and tangents (bytes 4 to 15 of each) become 0.
+    offset = 0
+    for _ in range(3):
+        count = struct.unpack_from("<i", body, offset + 8)[0]
+        for k in range(count):
+            struct.pack_into("<3f", body, offset + 12 + 28 * k + 4, 0.0, 0.0, 0.0)
+        offset += 12 + 28 * count
+    with open(path, "wb") as f:
+        f.write(body)
+
+
+class June2019Test(unittest.TestCase):
+    """A June 2019 recording opens on a plot of curves that move, and a constant series is drawn
+    across the middle of its plot."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="inputanim-june-")
+        cls.recording = os.path.join(cls.dir, "june.bin")
+        june_2019(cls.recording, 6, 4)
+        info = json.loads(run("info", "--format", "json", cls.recording).stdout)
+        assert info["version"] == "2019-06", info
+        cls.view = Server(["view", cls.recording])
+        cls.driver = chromium()
+        cls.driver.get(cls.view.url)
+        wait_loaded(cls.driver)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        cls.view.stop()
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def plotted(self, glob):
+        WebDriverWait(self.driver, 30).until(
+            lambda d: (d.execute_script("return window.inputanim.plotted()") or {}).get("glob") == glob)
+        return self.driver.execute_script("return window.inputanim.plotted()")
+
+    def test_1_the_default_plot_shows_the_head_turning_not_its_constant_position(self):
+        plotted = self.plotted("camera.rotation.*")
+        labels = self.driver.execute_script(
+            "return [...document.querySelectorAll('#plot .u-legend th')].map(e => e.textContent)")
+        self.assertEqual(len([l for l in labels if l.startswith("camera.rotation.")]), 4, labels)
+        self.assertLess(plotted["min"], plotted["max"])
+        self.assertEqual(severe_logs(self.driver), [])
+
+    def test_2_a_constant_series_has_a_range_around_its_value(self):
+        glob = self.driver.find_element(By.ID, "plot-glob")
+        glob.clear()
+        glob.send_keys("camera.position.*", Keys.ENTER)
+        plotted = self.plotted("camera.position.*")
+        # 0 throughout: the line lies across the middle, not on the bottom edge of a 0-100 axis.
+        self.assertLess(plotted["min"], 0)
+        self.assertGreater(plotted["max"], 0)
+        self.assertAlmostEqual(plotted["min"], -plotted["max"])
+        self.assertLessEqual(plotted["max"], 10)
+        self.driver.save_screenshot(os.path.join(ARGS.out, "viewer-june-2019.png"))
+
+
 class WebGLFallbackTest(unittest.TestCase):
     """Chromium as it runs on a machine without a usable GPU: the page composited in software,
     SwiftShader drawing only the WebGL canvas (the configuration bench/viewer.py also times)."""

@@ -9,7 +9,7 @@ import { Scene, JOINTS, COLORS, unityPose } from './scene.js';
 import { toThreePosition, toThreeRotation } from './coords.js';
 
 const $ = (id) => document.getElementById(id);
-const state = { rec: null, time: 0, playing: false, speed: 1, last: 0, firstFrameMs: null, plot: null, ticks: 0, sceneReadyMs: null };
+const state = { rec: null, time: 0, playing: false, speed: 1, last: 0, firstFrameMs: null, plot: null, ticks: 0, sceneReadyMs: null, globTyped: false };
 let scene = null;
 
 function setStatus(text, error = false) {
@@ -227,7 +227,7 @@ function plot(glob) {
   const width = $('plot').clientWidth || 400;
   state.plot = new uPlot({
     width, height: 260,
-    scales: { x: { time: false } },
+    scales: { x: { time: false }, y: { range: valueRange } },
     legend: { live: false },
     series: [{ label: 't (s)' }, ...shown.map((p, i) => ({ label: p, stroke: PALETTE[i % PALETTE.length], width: 1 }))],
     axes: [{ stroke: '#9ca3af', grid: { stroke: '#2b3140' } }, { stroke: '#9ca3af', grid: { stroke: '#2b3140' } }],
@@ -240,6 +240,34 @@ function plot(glob) {
   const cursor = el('div', { id: 'plot-cursor' });
   $('plot').append(cursor);
   moveCursor();
+}
+
+// The y range of the plotted values. Series that never change (a June 2019 recording's head
+// position is 0 throughout) get a range around their value, so that their line is drawn across
+// the middle of the plot rather than on its bottom edge.
+function valueRange(u, min, max) {
+  if (min === null || max === null) return [0, 1];
+  if (min === max) {
+    const pad = Math.max(Math.abs(min) * 0.1, 1);
+    return [min - pad, max + pad];
+  }
+  return uPlot.rangeNum(min, max, 0.1, true);
+}
+
+// The glob plotted until one is typed: the first group of curves that moves (the head's
+// position, else its rotation, the wrists, the gaze), so that a recording whose head position is
+// constant opens on a plot that shows something.
+const DEFAULT_GLOBS = ['camera.position.*', 'camera.rotation.*', 'hand.left.joint.Wrist.position.*',
+  'hand.right.joint.Wrist.position.*', 'gaze.direction.*'];
+function defaultGlob(rec) {
+  for (const glob of DEFAULT_GLOBS) {
+    const moving = rec.matching(glob).some((p) => {
+      const v = rec.series(p);
+      return v.some((x) => x !== v[0]);
+    });
+    if (moving) return glob;
+  }
+  return DEFAULT_GLOBS[0];
 }
 
 // The plot's cursor follows the timeline (a line over the plot: no redraw of the series).
@@ -257,6 +285,7 @@ function moveCursor() {
 
 $('plot-form').addEventListener('submit', (e) => {
   e.preventDefault();
+  state.globTyped = true;
   plot($('plot-glob').value.trim());
 });
 
@@ -307,6 +336,7 @@ function finish(rec) {
   scene?.load(rec);
   scene?.setTrace($('trace').value || null);
   showTime();
+  if (!state.globTyped) $('plot-glob').value = defaultGlob(rec);
   plot($('plot-glob').value.trim());
   const d = rec.description;
   setStatus(`${d.name}: ${rec.rows} frames at ${Number(d.rate.toFixed(3))} Hz, ${rec.curves.length} curves`);
@@ -467,6 +497,10 @@ window.inputanim = {
       three: { position: object.position.toArray(), quaternion: object.quaternion.toArray() },
       converted: { position: toThreePosition(unity.position), quaternion: toThreeRotation(unity.rotation) },
     };
+  },
+  // The plot's glob and its y range (null without a plot).
+  plotted: () => state.plot && {
+    glob: $('plot-glob').value, min: state.plot.scales.y.min, max: state.plot.scales.y.max,
   },
   markers: () => state.rec?.markers ?? [],
   // The description's timeline events ({pinch, fixations}; null when not measured).
