@@ -29,6 +29,9 @@ struct view_options {
     bool open = false;
     layout_choice layout = layout_choice::automatic;
     std::vector<std::string> allow_hosts;
+    // --compare B, with diff's tolerances.
+    std::string compare;
+    compare_tolerances tolerance;
 };
 
 // Starts the desktop's browser on `url` (xdg-open), without waiting for it.
@@ -55,13 +58,18 @@ int run_view(const view_options& o) {
         std::cerr << "inputanim view: " << http::viewer_build_hint() << '\n';
         return exit_usage;
     }
+    if (!o.compare.empty() && o.files.size() != 1) {
+        return usage_error("view", "--compare compares one recording: give one FILE");
+    }
     validate_options how;
     how.layout = o.layout;
+    std::vector<std::string> files = o.files;
+    if (!o.compare.empty()) files.push_back(o.compare);
     auto site = std::make_shared<http::viewer_site>();
     int status = exit_valid;
     // Each file, or each member of an archive (ARCHIVE/MEMBER).
     const int walked =
-        for_each_recording(o.files, false, how, archive_limits{}, [&](const named_recording& r) {
+        for_each_recording(files, false, how, archive_limits{}, [&](const named_recording& r) {
             const std::string& name = r.name;
             file_check c;
             loaded_recording held;
@@ -128,6 +136,23 @@ int run_view(const view_options& o) {
     if (walked == exit_unreadable) return exit_unreadable;
     if (walked == exit_invalid && status == exit_valid) status = exit_invalid;
     if (status == exit_unreadable) return exit_unreadable;
+    if (!o.compare.empty()) {
+        if (site->recordings.size() != 2) {
+            return usage_error("view", "--compare compares two recordings, not archives' members");
+        }
+        const std::error_code ec =
+            http::viewer_compare(site->sources[0], site->recordings[0].description,
+                                 site->sources[1], o.tolerance, site->comparison);
+        if (ec == std::errc::io_error) {
+            std::cerr << "inputanim: " << ec.message() << '\n';
+            return exit_unreadable;
+        }
+        if (ec) {
+            std::cerr << "inputanim view: cannot compare " << printable(o.files[0]) << " with "
+                      << printable(o.compare) << ": " << ec.message() << '\n';
+            return exit_unreadable;
+        }
+    }
     http::server_config config;
     config.listen = o.listen;
     config.site = site;
@@ -161,6 +186,14 @@ command add_view_command(CLI::App& app) {
                     "A host name (no port) requests may name besides localhost, 127.0.0.1, "
                     "[::1] and the listen address; repeatable")
         ->allow_extra_args(false);
+    cmd->add_option("--compare", o->compare,
+                    "Replay B as a ghost over FILE, with their error on the timeline (one FILE)");
+    cmd->add_option("--position", o->tolerance.position,
+                    "With --compare: the position tolerance in metres, as diff's")
+        ->capture_default_str();
+    cmd->add_option("--angle", o->tolerance.angle,
+                    "With --compare: the angle tolerance in degrees, as diff's")
+        ->capture_default_str();
     cmd->add_flag("--open", o->open, "Open the page in the desktop's browser (xdg-open)");
     cmd->footer(
         "Prints the page's URL and serves until Ctrl-C. Exit status 1 when a file is "

@@ -1,6 +1,7 @@
 #include "http/viewer_routes.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -355,6 +356,7 @@ std::string_view viewer_build_hint() {
 viewer_resource find_viewer_resource(const viewer_site* site, std::string_view path) {
     using kind = viewer_resource::kind;
     if (path == "/" || path == "/index.html") return {kind::page, 0, {}};
+    if (path == "/api/compare") return {kind::comparison, 0, {}};
     constexpr std::string_view api = "/api/recordings";
     if (!path.starts_with(api)) return {};
     const std::size_t count = site != nullptr ? site->recordings.size() : 0;
@@ -414,12 +416,90 @@ std::optional<response> viewer_get(const viewer_site* site, const viewer_resourc
         case kind::description:
             r.body = site->recordings[found.index].description;
             return r;
+        case kind::comparison:
+            if (site == nullptr || site->comparison.empty()) {
+                r.status = 404;
+                r.body = json_text({{"status", 404},
+                                    {"error", "not_found"},
+                                    {"message", "no comparison: view was not run with --compare"}});
+                return r;
+            }
+            r.lasting_body = site->comparison;
+            return r;
         case kind::frames:
             r.lasting_body = site->recordings[found.index].frames;
             r.content_type = "application/octet-stream";
             return r;
     }
     return std::nullopt;
+}
+
+std::error_code viewer_compare(const viewer_site::source& a, std::string_view a_description,
+                               const viewer_site::source& b, const compare_tolerances& tolerance,
+                               std::string& out) {
+    const nlohmann::json frames = nlohmann::json::parse(a_description);
+    const double rate = frames.at("rate").get<double>();
+    const double start = frames.at("start").get<double>();
+    const auto count = frames.at("frames").get<std::uint64_t>();
+    recording ra;
+    recording rb;
+    error structural_a;
+    error structural_b;
+    if (a.loaded.run([&] {
+            structural_a = ra.open(a.bytes, {a.layout, {}});
+        }) ||
+        b.loaded.run([&] {
+            structural_b = rb.open(b.bytes, {b.layout, {}});
+        })) {
+        return std::make_error_code(std::errc::io_error);
+    }
+    if (structural_a || structural_b) return std::make_error_code(std::errc::invalid_argument);
+    compare_options options;
+    options.rate = rate;
+    // A's frames, so that row i is frame i; the rows are bounded by A's frames.
+    options.window.from = start;
+    options.window.until = start + (count > 0 ? static_cast<double>(count - 1) / rate : 0.0);
+    options.tolerance = tolerance;
+    options.max_rows = count;
+    nlohmann::json time = nlohmann::json::array();
+    nlohmann::json position = nlohmann::json::array();
+    nlohmann::json angle = nlohmann::json::array();
+    const auto value = [](double v) {
+        return std::isnan(v) ? nlohmann::json() : nlohmann::json(json_number(v));
+    };
+    comparison c;
+    std::error_code ec;
+    const auto each_row = [&](const row_errors& row) {
+        time.push_back(json_number(row.time));
+        position.push_back(value(row.position));
+        angle.push_back(value(row.angle));
+    };
+    // A fault leaves compare() by a jump, losing what it held: `inputanim view` then exits.
+    const std::array<std::span<const std::byte>, 2> regions = {a.bytes, b.bytes};
+    if (guarded_each(regions, [&] { ec = compare(ra, rb, options, c, each_row); }) !=
+        regions.size()) {
+        return std::make_error_code(std::errc::io_error);
+    }
+    if (ec) return ec;
+    nlohmann::json first;
+    for (const motion_difference& m : c.motion) {
+        if (m.first_exceeded &&
+            (first.is_null() || *m.first_exceeded < first["time"].get<float>())) {
+            first = {{"name", m.name},
+                     {"kind", error_kind_name(m.kind)},
+                     {"time", json_number(*m.first_exceeded)},
+                     {"error", json_number(m.first_exceeded_error)}};
+        }
+    }
+    out = json_text({{"rate", rate},
+                     {"start", json_number(start)},
+                     {"tolerance", {{"position", tolerance.position}, {"angle", tolerance.angle}}},
+                     {"same", c.same()},
+                     {"first_exceeded", std::move(first)},
+                     {"time", std::move(time)},
+                     {"position", std::move(position)},
+                     {"angle", std::move(angle)}});
+    return {};
 }
 
 export_job::export_job(const viewer_site::source& source) : source_(source) {

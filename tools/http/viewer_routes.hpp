@@ -9,10 +9,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "http/response.hpp"
 #include "inputanim/archive.hpp"
+#include "inputanim/compare.hpp"
 #include "inputanim/export.hpp"
 #include "inputanim/input.hpp"
 #include "inputanim/loaded.hpp"
@@ -96,7 +98,21 @@ struct viewer_site {
         layout_choice layout = layout_choice::automatic;
     };
     std::vector<source> sources;
+    // `inputanim view A --compare B`: GET /api/compare's body (viewer_compare); empty without
+    // --compare.
+    std::string comparison;
 };
+
+// The body of GET /api/compare: B (`b`) compared with A (`a`) by inputanim::compare on A's frames
+// (`a_description`'s rate, start and frames: one row per frame), under `tolerance`. JSON:
+// {"rate", "start", "tolerance": {"position" (m), "angle" (deg)}, "same", "first_exceeded":
+// {"name", "kind", "time", "error"} or null, "time": [...], "position": [...] (metres),
+// "angle": [...] (degrees)}, null in a series where nothing of that kind was compared on the row.
+// Errors: compare()'s, std::errc::io_error when either file could not be read again,
+// std::errc::invalid_argument when either structure is not sound.
+std::error_code viewer_compare(const viewer_site::source& a, std::string_view a_description,
+                               const viewer_site::source& b, const compare_tolerances& tolerance,
+                               std::string& out);
 
 // The page, embedded into the program at build time; empty when the build had no npm
 // (then viewer_missing_page explains how to build it).
@@ -106,10 +122,19 @@ std::string_view viewer_missing_page();
 std::string_view viewer_build_hint();
 
 // Which of the viewer's resources a path names: /, /api/recordings, /api/recordings/N,
-// /api/recordings/N/frames, /api/recordings/N/export.glb, or an N the site does not have
-// (missing). `site` is null for `serve`, which has no recordings of its own.
+// /api/recordings/N/frames, /api/recordings/N/export.glb, /api/compare, or an N the site does not
+// have (missing). `site` is null for `serve`, which has no recordings of its own.
 struct viewer_resource {
-    enum class kind : std::uint8_t { none, page, list, description, frames, export_glb, missing };
+    enum class kind : std::uint8_t {
+        none,
+        page,
+        list,
+        description,
+        frames,
+        export_glb,
+        comparison,
+        missing
+    };
     kind what = kind::none;
     // description, frames, export_glb: the recording; missing: how many the site has.
     std::size_t index = 0;
