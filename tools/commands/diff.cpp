@@ -260,21 +260,7 @@ command add_diff_command(CLI::App& app) {
         *cmd, o->compare.window, "",
         "First grid time (default: the earlier first key time of A and B)",
         "Last grid time, inclusive (default: the later duration); not before --from");
-    cmd->add_option("--position", o->compare.tolerance.position,
-                    "Position tolerance, metres (default: MRTK's thinning tolerance)")
-        ->transform(number_between(0.0, 1e30))
-        ->capture_default_str()
-        ->type_name("M");
-    cmd->add_option("--angle", o->compare.tolerance.angle,
-                    "Rotation and gaze direction tolerance, degrees")
-        ->transform(number_between(0.0, 180.0))
-        ->capture_default_str()
-        ->type_name("DEG");
-    cmd->add_option("--time", o->compare.tolerance.time,
-                    "Tolerance on tracked and pinch interval ends and marker times, seconds")
-        ->transform(number_between(0.0, 1e30))
-        ->capture_default_str()
-        ->type_name("S");
+    add_tolerance_options(*cmd, o->compare.tolerance, "");
     CLI::Option* align =
         cmd->add_flag("--align", o->compare.align,
                       "Estimate how much later B's take started from the heads' motion "

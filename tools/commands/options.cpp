@@ -142,6 +142,26 @@ CLI::Option* add_max_bytes_option(CLI::App& cmd, std::uint64_t& max_bytes) {
         ->capture_default_str();
 }
 
+void add_tolerance_options(CLI::App& cmd, compare_tolerances& tolerance,
+                           const std::string& prefix) {
+    cmd.add_option("--position", tolerance.position,
+                   prefix + "Position tolerance, metres (default: MRTK's thinning tolerance)")
+        ->transform(number_between(0.0, 1e30))
+        ->capture_default_str()
+        ->type_name("M");
+    cmd.add_option("--angle", tolerance.angle,
+                   prefix + "Rotation and gaze direction tolerance, degrees")
+        ->transform(number_between(0.0, 180.0))
+        ->capture_default_str()
+        ->type_name("DEG");
+    cmd.add_option(
+           "--time", tolerance.time,
+           prefix + "Tolerance on tracked and pinch interval ends and marker times, seconds")
+        ->transform(number_between(0.0, 1e30))
+        ->capture_default_str()
+        ->type_name("S");
+}
+
 CLI::Option* add_max_rows_option(CLI::App& cmd, std::uint64_t& max_rows,
                                  const std::string& description) {
     return cmd.add_option("--max-rows", max_rows, description)

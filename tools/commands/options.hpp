@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 
 #include "inputanim/archive.hpp"
+#include "inputanim/compare.hpp"
 #include "inputanim/inputanim.hpp"
 #include "inputanim/time_window.hpp"
 
@@ -59,6 +60,10 @@ CLI::Option* add_recording_argument(CLI::App& cmd, const std::string& name, std:
 // --max-bytes of the commands that hold a recording whole (dump, sample, metrics): the largest
 // recording accepted, to which a gzip file or standard input is read into memory.
 CLI::Option* add_max_bytes_option(CLI::App& cmd, std::uint64_t& max_bytes);
+// --position, --angle and --time of the commands that compare two recordings (diff, view
+// --compare): inputanim::compare's tolerances, each refused outside its range as a usage error.
+// `prefix` begins each description ("With --compare: ", or empty).
+void add_tolerance_options(CLI::App& cmd, compare_tolerances& tolerance, const std::string& prefix);
 // --max-rows of the commands that lay a grid over a recording (sample, metrics).
 CLI::Option* add_max_rows_option(CLI::App& cmd, std::uint64_t& max_rows,
                                  const std::string& description);

@@ -188,12 +188,7 @@ command add_view_command(CLI::App& app) {
         ->allow_extra_args(false);
     cmd->add_option("--compare", o->compare,
                     "Replay B as a ghost over FILE, with their error on the timeline (one FILE)");
-    cmd->add_option("--position", o->tolerance.position,
-                    "With --compare: the position tolerance in metres, as diff's")
-        ->capture_default_str();
-    cmd->add_option("--angle", o->tolerance.angle,
-                    "With --compare: the angle tolerance in degrees, as diff's")
-        ->capture_default_str();
+    add_tolerance_options(*cmd, o->tolerance, "With --compare: ");
     cmd->add_flag("--open", o->open, "Open the page in the desktop's browser (xdg-open)");
     cmd->footer(
         "Prints the page's URL and serves until Ctrl-C. Exit status 1 when a file is "

@@ -9,7 +9,7 @@ import { Scene, JOINTS, COLORS, unityPose } from './scene.js';
 import { toThreePosition, toThreeRotation } from './coords.js';
 
 const $ = (id) => document.getElementById(id);
-const state = { rec: null, time: 0, playing: false, speed: 1, last: 0, firstFrameMs: null, plot: null, ticks: 0, sceneReadyMs: null, globTyped: false };
+const state = { rec: null, time: 0, playing: false, speed: 1, last: 0, firstFrameMs: null, plot: null, ticks: 0, sceneReadyMs: null, globTyped: false, compare: null };
 let scene = null;
 
 function setStatus(text, error = false) {
@@ -289,6 +289,60 @@ $('plot-form').addEventListener('submit', (e) => {
   plot($('plot-glob').value.trim());
 });
 
+// ---- comparison (`inputanim view A --compare B`) ---------------------------------------------
+
+// The error of the recording compared, as the server's compare() measured it on A's frames: the
+// largest position error of each frame (mm) and the largest angle error (degrees), each with its
+// tolerance as a dashed line; frames where nothing of a kind was compared are gaps.
+function plotComparison() {
+  const c = state.compare;
+  c.plot?.destroy();
+  $('compare-plot').replaceChildren();
+  const r = c.report;
+  const mm = r.position.map((v) => (v === null ? null : v * 1000));
+  const width = $('compare-plot').clientWidth || 400;
+  const axis = { stroke: '#9ca3af', grid: { stroke: '#2b3140' } };
+  c.plot = new uPlot({
+    width, height: 200,
+    scales: { x: { time: false }, mm: { range: valueRange }, deg: { range: valueRange } },
+    legend: { live: false },
+    series: [
+      { label: 't (s)' },
+      { label: 'position error (mm)', scale: 'mm', stroke: PALETTE[0], width: 1 },
+      { label: 'position tolerance', scale: 'mm', stroke: PALETTE[0], width: 1, dash: [6, 4] },
+      { label: 'angle error (deg)', scale: 'deg', stroke: PALETTE[2], width: 1 },
+      { label: 'angle tolerance', scale: 'deg', stroke: PALETTE[2], width: 1, dash: [6, 4] },
+    ],
+    axes: [axis, { ...axis, scale: 'mm' }, { ...axis, scale: 'deg', side: 1, grid: { show: false } }],
+    cursor: { drag: { x: false, y: false } },
+  }, [r.time, mm, r.time.map(() => r.tolerance.position * 1000), r.angle,
+    r.time.map(() => r.tolerance.angle)], $('compare-plot'));
+  c.plot.over.addEventListener('click', (e) => setTime(c.plot.posToVal(e.offsetX, 'x')));
+}
+
+// Loads the comparison when the server has one (404 otherwise): B's frames for the ghost, and
+// the error plot. B is the second recording listed.
+async function loadComparison(list) {
+  const response = await fetch('/api/compare');
+  if (!response.ok || list.length < 2) return;
+  const report = await response.json();
+  const description = await (await fetch(list[1].description)).json();
+  const frames = await fetch(description.frames_url);
+  if (!frames.ok) throw new Error(`frames of ${list[1].name}: HTTP ${frames.status}`);
+  const ghost = new Recording(description, littleEndianFloats(await frames.arrayBuffer()));
+  state.compare = { report, ghost, a: state.rec, plot: null };
+  scene?.loadGhost(ghost);
+  $('comparison').hidden = false;
+  const first = report.first_exceeded;
+  const unit = (kind, v) => (kind === 'position' ? `${(v * 1000).toFixed(3)} mm` : `${v.toFixed(3)} deg`);
+  $('compare-note').textContent = `${list[1].name} drawn pale over ${list[0].name}. ` + (report.same
+    ? 'Same within tolerance.'
+    : first ? `First past its tolerance: ${first.name} at ${first.time.toFixed(3)} s by ${unit(first.kind, first.error)}.`
+      : 'They differ (tracking, pinches or markers).');
+  plotComparison();
+  showTime();
+}
+
 // ---- loading --------------------------------------------------------------------------------
 
 function fillTraceChoices(rec) {
@@ -307,6 +361,8 @@ $('trace').addEventListener('change', (e) => scene?.setTrace(e.target.value || n
 // Shows a recording as soon as its first rows are there; finish() adds what needs all of them.
 function show(rec) {
   state.rec = rec;
+  // The ghost belongs to the recording it was compared with.
+  scene?.showGhost(!state.compare || state.compare.a === rec);
   setPlaying(false);
   const d = rec.description;
   showReport(d.report, [d.note, d.omitted?.length ? `Left out: ${d.omitted.join(', ')}` : ''].filter(Boolean).join(' — '));
@@ -498,6 +554,14 @@ window.inputanim = {
       converted: { position: toThreePosition(unity.position), quaternion: toThreeRotation(unity.rotation) },
     };
   },
+  // The comparison (null without --compare): its verdict, its first exceedance, the error
+  // series' labels and whether the ghost is drawn.
+  comparison: () => state.compare && {
+    same: state.compare.report.same,
+    first: state.compare.report.first_exceeded,
+    labels: state.compare.plot.series.map((x) => x.label),
+    ghost: scene?.ghost ? scene.ghost.shown && scene.ghost.hands.some((h) => h.group.visible) : false,
+  },
   // The plot's glob and its y range (null without a plot).
   plotted: () => state.plot && {
     glob: $('plot-glob').value, min: state.plot.scales.y.min, max: state.plot.scales.y.max,
@@ -539,6 +603,7 @@ async function start() {
     return;
   }
   await loadListed(list[0]);
+  await loadComparison(list);
 }
 
 start().catch((err) => setStatus(`Error: ${err.message}`, true));

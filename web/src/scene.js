@@ -22,7 +22,9 @@ const CHAINS = [
 const BONES = CHAINS.flatMap((chain) => chain.slice(1).map((j, i) => [chain[i], j]));
 const SIDES = ['left', 'right'];
 // Also the colours of the timeline's lanes (main.js).
-export const COLORS = { left: 0x3b82f6, right: 0x10b981, pinch: 0xf97316, head: 0xe11d48, gaze: 0xfacc15 };
+export const COLORS = { left: 0x3b82f6, right: 0x10b981, pinch: 0xf97316, head: 0xe11d48, gaze: 0xfacc15, ghost: 0xe5e7eb };
+// How opaque the ghost (the recording compared, `view A --compare B`) is drawn over the other.
+const GHOST_OPACITY = 0.35;
 
 // The pose of an object (a hand joint, or the camera) at `t`, read from the recording in Unity's
 // frame; null when the recording lacks its curves.
@@ -52,11 +54,14 @@ function place(object, pose) {
 }
 
 class Hand {
-  constructor(side, scene) {
+  // A ghost hand is drawn pale and translucent, whatever its state's colours.
+  constructor(side, scene, ghost = false) {
     this.side = side;
+    this.color = ghost ? COLORS.ghost : COLORS[side];
+    this.opacity = ghost ? GHOST_OPACITY : 1;
     this.group = new THREE.Group();
-    this.material = new THREE.MeshLambertMaterial({ color: COLORS[side], transparent: true });
-    this.boneMaterial = new THREE.LineBasicMaterial({ color: COLORS[side], transparent: true });
+    this.material = new THREE.MeshLambertMaterial({ color: this.color, transparent: true, depthWrite: !ghost });
+    this.boneMaterial = new THREE.LineBasicMaterial({ color: this.color, transparent: true });
     const sphere = new THREE.SphereGeometry(0.006, 12, 8);
     this.joints = new Map();
     for (const name of JOINTS) {
@@ -100,10 +105,10 @@ class Hand {
     // An untracked hand is dimmed (its joints hold their last pose); a pinching one turns orange.
     const isTracked = tracked === undefined || tracked > 0.5;
     const isPinching = pinching !== undefined && pinching > 0.5;
-    this.material.opacity = isTracked ? 1 : 0.15;
-    this.boneMaterial.opacity = isTracked ? 1 : 0.15;
-    this.material.color.setHex(isPinching ? COLORS.pinch : COLORS[this.side]);
-    this.boneMaterial.color.setHex(isPinching ? COLORS.pinch : COLORS[this.side]);
+    this.material.opacity = (isTracked ? 1 : 0.15) * this.opacity;
+    this.boneMaterial.opacity = (isTracked ? 1 : 0.15) * this.opacity;
+    this.material.color.setHex(isPinching ? COLORS.pinch : this.color);
+    this.boneMaterial.color.setHex(isPinching ? COLORS.pinch : this.color);
     return { present: any, tracked: isTracked, pinching: isPinching };
   }
 }
@@ -144,6 +149,8 @@ export class Scene {
 
     this.follow = false;
     this.rec = null;
+    // The recording compared (`view A --compare B`), drawn as a ghost at the same times.
+    this.ghost = null;
     new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
     this.resize();
   }
@@ -188,6 +195,41 @@ export class Scene {
     const hasHead = rec.has('camera.position.x');
     this.setLine(this.headPath, hasHead ? this.pathOf('camera') : new Float32Array());
     this.setTrace(null);
+  }
+
+  // Draws `rec` as a ghost over the recording shown: its hands and head, pale and translucent.
+  loadGhost(rec) {
+    if (!this.ghost) {
+      const head = new THREE.PerspectiveCamera(40, 16 / 9, 0.03, 0.15);
+      const helper = new THREE.CameraHelper(head);
+      const c = new THREE.Color(COLORS.ghost);
+      helper.setColors(c, c, c, c, c);
+      helper.material.transparent = true;
+      helper.material.opacity = GHOST_OPACITY;
+      this.scene.add(head, helper);
+      this.ghost = { hands: SIDES.map((side) => new Hand(side, this.scene, true)), head, helper, rec: null, shown: true };
+    }
+    this.ghost.rec = rec;
+  }
+
+  // Shows or hides the ghost (it belongs to the recording it was compared with).
+  showGhost(shown) {
+    if (this.ghost) this.ghost.shown = shown;
+  }
+
+  updateGhost(t) {
+    const g = this.ghost;
+    if (!g) return null;
+    const hands = g.hands.map((h) => (g.shown ? h.update(g.rec, t).present : false));
+    g.hands.forEach((h) => { h.group.visible = h.group.visible && g.shown; });
+    const head = g.shown ? unityPose(g.rec, 'camera', t) : null;
+    g.head.visible = g.helper.visible = head !== null;
+    if (head) {
+      place(g.head, head);
+      g.head.updateMatrixWorld();
+      g.helper.update();
+    }
+    return { hands, head: head !== null };
   }
 
   setTrace(prefix) {
@@ -247,8 +289,9 @@ export class Scene {
       this.gazeGeometry.attributes.position.array.set([...o, ...far]);
       this.gazeGeometry.attributes.position.needsUpdate = true;
     }
+    const ghost = this.updateGhost(t);
     if (draw) this.render();
-    return { hands, head: head !== null, gaze: this.gaze.visible };
+    return { hands, head: head !== null, gaze: this.gaze.visible, ghost };
   }
 
   render() {
