@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.request
 
 SKIP = 77
 ARGS = None
@@ -417,6 +418,93 @@ def june_2019(path, seconds, seed):
         offset += 12 + 28 * count
     with open(path, "wb") as f:
         f.write(body)
+
+
+def move_joint(source, target, curve, after, by):
+    """Copies a v1.1 compact recording with every value of one float curve (by file index) at or
+    after `after` seconds moved by `by`: 19 header bytes, then each curve's 12-byte header (pre-wrap,
+    post-wrap, count) and its 8-byte keys (time, value)."""
+    with open(source, "rb") as f:
+        data = bytearray(f.read())
+    offset = 19
+    for _ in range(curve):
+        offset += 12 + 8 * struct.unpack_from("<i", data, offset + 8)[0]
+    for k in range(struct.unpack_from("<i", data, offset + 8)[0]):
+        at = offset + 12 + 8 * k
+        t, v = struct.unpack_from("<2f", data, at)
+        if t >= after:
+            struct.pack_into("<f", data, at + 4, v + by)
+    with open(target, "wb") as f:
+        f.write(data)
+
+
+class CompareTest(unittest.TestCase):
+    """`inputanim view A --compare B`: B's hands and head as a ghost over A's, and their error
+    plotted with its tolerances, for a pair whose left index tip moved 2 mm from 3 s."""
+
+    # hand.left.joint.IndexTip.position.x: camera (7), hand states (4), 11 joints of 7 before it.
+    INDEX_TIP_X = 7 + 4 + 11 * 7
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="inputanim-compare-")
+        cls.a = os.path.join(cls.dir, "a.bin")
+        cls.b = os.path.join(cls.dir, "b.bin")
+        # Kept whole (--raw): a key every 1/60 s, so the change starts exactly at 3 s.
+        assert run("gen", "-o", cls.a, "--seconds", "6", "--raw", "--seed", "1").returncode == 0
+        move_joint(cls.a, cls.b, cls.INDEX_TIP_X, 3.0, 0.002)
+        cls.view = Server(["view", cls.a, "--compare", cls.b])
+        cls.driver = chromium()
+        cls.driver.get(cls.view.url)
+        wait_loaded(cls.driver)
+        WebDriverWait(cls.driver, 30).until(
+            lambda d: d.execute_script("return window.inputanim.comparison()") is not None)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        cls.view.stop()
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def comparison(self):
+        return self.driver.execute_script("return window.inputanim.comparison()")
+
+    def test_1_the_route_serves_the_error_per_frame_from_the_library(self):
+        with urllib.request.urlopen(self.view.url.rstrip("/") + "/api/compare") as r:
+            report = json.load(r)
+        self.assertFalse(report["same"])
+        self.assertEqual(report["tolerance"], {"position": 0.001, "angle": 0.5})
+        first = report["first_exceeded"]
+        self.assertEqual(first["name"], "hand.left.joint.IndexTip.position")
+        self.assertAlmostEqual(first["time"], 3.0, delta=1e-4)
+        self.assertAlmostEqual(first["error"], 0.002, delta=1e-6)
+        past = [t for t, e in zip(report["time"], report["position"])
+                if e is not None and e > 0.001]
+        self.assertAlmostEqual(past[0], 3.0, delta=1e-4)
+        self.assertEqual(len(report["time"]), 361)
+        self.assertTrue(all(a == 0 or a is None for a in report["angle"]))
+
+    def test_2_the_page_draws_the_ghost_and_plots_the_error_with_its_tolerances(self):
+        self.driver.execute_script("window.inputanim.setTime(arguments[0])", 3.5)
+        c = self.comparison()
+        self.assertTrue(c["ghost"], c)
+        self.assertEqual(c["labels"], ["t (s)", "position error (mm)", "position tolerance",
+                                       "angle error (deg)", "angle tolerance"])
+        self.assertEqual(c["first"]["name"], "hand.left.joint.IndexTip.position")
+        note = self.driver.find_element(By.ID, "compare-note").text
+        self.assertIn("hand.left.joint.IndexTip.position at 3.000 s by 2.000 mm", note)
+        self.assertTrue(self.driver.find_element(By.ID, "comparison").is_displayed())
+        self.assertEqual(severe_logs(self.driver), [])
+        self.driver.save_screenshot(os.path.join(ARGS.out, "viewer-compare.png"))
+
+    def test_3_without_compare_the_route_answers_null(self):
+        view = Server(["view", self.a])
+        try:
+            with urllib.request.urlopen(view.url.rstrip("/") + "/api/compare") as r:
+                self.assertEqual(r.status, 200)
+                self.assertIsNone(json.load(r))
+        finally:
+            view.stop()
 
 
 class June2019Test(unittest.TestCase):

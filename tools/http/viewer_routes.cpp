@@ -417,11 +417,10 @@ std::optional<response> viewer_get(const viewer_site* site, const viewer_resourc
             r.body = site->recordings[found.index].description;
             return r;
         case kind::comparison:
+            // Without --compare, null: the page asks whichever way it was started, and a 404
+            // would be an error in the browser's console.
             if (site == nullptr || site->comparison.empty()) {
-                r.status = 404;
-                r.body = json_text({{"status", 404},
-                                    {"error", "not_found"},
-                                    {"message", "no comparison: view was not run with --compare"}});
+                r.body = "null\n";
                 return r;
             }
             r.lasting_body = site->comparison;

@@ -320,12 +320,13 @@ function plotComparison() {
   c.plot.over.addEventListener('click', (e) => setTime(c.plot.posToVal(e.offsetX, 'x')));
 }
 
-// Loads the comparison when the server has one (404 otherwise): B's frames for the ghost, and
+// Loads the comparison when the server has one (null otherwise): B's frames for the ghost, and
 // the error plot. B is the second recording listed.
 async function loadComparison(list) {
   const response = await fetch('/api/compare');
-  if (!response.ok || list.length < 2) return;
+  if (!response.ok) throw new Error(`comparison: HTTP ${response.status}`);
   const report = await response.json();
+  if (!report || list.length < 2) return;
   const description = await (await fetch(list[1].description)).json();
   const frames = await fetch(description.frames_url);
   if (!frames.ok) throw new Error(`frames of ${list[1].name}: HTTP ${frames.status}`);
