@@ -38,3 +38,16 @@ TEST_F(ViewCompareCli, AnUnreadableComparedFileExits3BeforeServing) {
     EXPECT_EQ(r.status, 3) << r.err;
     EXPECT_NE(r.err.find("missing.bin"), std::string::npos) << r.err;
 }
+
+TEST_F(ViewCompareCli, AComparedFileWhoseStructureIsNotSoundCannotBeComparedAndExits3) {
+    const std::string a = take("a.bin");
+    generate_options g;
+    g.seconds = 2;
+    bytes cut = write(generated_model(g));
+    cut.resize(cut.size() / 2);
+    const run_result r =
+        run({"view", a, "--compare", write_file("cut.bin", cut), "--listen", "127.0.0.1:0"});
+    EXPECT_EQ(r.status, 3) << r.err;
+    EXPECT_NE(r.err.find("cannot compare"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("the structure of one is not sound"), std::string::npos) << r.err;
+}

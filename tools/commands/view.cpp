@@ -149,7 +149,12 @@ int run_view(const view_options& o) {
         }
         if (ec) {
             std::cerr << "inputanim view: cannot compare " << printable(o.files[0]) << " with "
-                      << printable(o.compare) << ": " << ec.message() << '\n';
+                      << printable(o.compare) << ": "
+                      << (ec == std::errc::invalid_argument
+                              ? std::string("the structure of one is not sound (compare() reads "
+                                            "both whole)")
+                              : ec.message())
+                      << '\n';
             return exit_unreadable;
         }
     }
