@@ -497,6 +497,40 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(severe_logs(self.driver), [])
         self.driver.save_screenshot(os.path.join(ARGS.out, "viewer-compare.png"))
 
+    def test_4_a_file_picked_on_the_page_is_compared_with_the_recording_shown(self):
+        view = Server(["view", self.a])
+        driver = chromium()
+        try:
+            driver.get(view.url)
+            wait_loaded(driver)
+            self.assertIsNone(driver.execute_script("return window.inputanim.comparison()"))
+            self.assertTrue(driver.find_element(By.ID, "compare-pick").is_displayed())
+            driver.find_element(By.ID, "compare-upload").send_keys(self.b)
+            WebDriverWait(driver, 30).until(
+                lambda d: d.execute_script("return window.inputanim.comparison()") is not None)
+            driver.execute_script("window.inputanim.setTime(arguments[0])", 3.5)
+            c = driver.execute_script("return window.inputanim.comparison()")
+            self.assertFalse(c["same"])
+            self.assertEqual(c["first"]["name"], "hand.left.joint.IndexTip.position")
+            self.assertAlmostEqual(c["first"]["time"], 3.0, delta=1e-4)
+            self.assertTrue(c["ghost"], c)
+            self.assertIn("b.bin drawn pale over", driver.find_element(By.ID, "compare-note").text)
+            self.assertEqual(severe_logs(driver), [])
+        finally:
+            driver.quit()
+            view.stop()
+
+    def test_5_compare_names_a_recording_the_server_has(self):
+        with open(self.b, "rb") as f:
+            body = f.read()
+        request = urllib.request.Request(self.view.url.rstrip("/") + "/view?name=b.bin&compare=2",
+                                         data=body, method="POST",
+                                         headers={"Origin": self.view.url.rstrip("/")})
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request)
+        self.assertEqual(refused.exception.code, 404)
+        self.assertIn("no recording 2 to compare with", json.load(refused.exception)["message"])
+
     def test_3_without_compare_the_route_answers_null(self):
         view = Server(["view", self.a])
         try:

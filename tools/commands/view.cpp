@@ -66,6 +66,7 @@ int run_view(const view_options& o) {
     std::vector<std::string> files = o.files;
     if (!o.compare.empty()) files.push_back(o.compare);
     auto site = std::make_shared<http::viewer_site>();
+    site->tolerance = o.tolerance;
     int status = exit_valid;
     // Each file, or each member of an archive (ARCHIVE/MEMBER).
     const int walked =
@@ -140,9 +141,9 @@ int run_view(const view_options& o) {
         if (site->recordings.size() != 2) {
             return usage_error("view", "--compare compares two recordings, not archives' members");
         }
-        const std::error_code ec =
-            http::viewer_compare(site->sources[0], site->recordings[0].description,
-                                 site->sources[1], o.tolerance, site->comparison);
+        const std::error_code ec = http::viewer_compare(
+            {site->sources[0].bytes, site->sources[0].layout}, site->recordings[0].description,
+            {site->sources[1].bytes, site->sources[1].layout}, o.tolerance, site->comparison);
         if (ec == std::errc::io_error) {
             std::cerr << "inputanim: " << ec.message() << '\n';
             return exit_unreadable;

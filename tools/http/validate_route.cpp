@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cstring>
 #include <new>
 
@@ -423,6 +424,25 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
     }
     const std::optional<std::string> member =
         for_viewer ? query_value(query, "member") : std::nullopt;
+    // POST /view?compare=N: the upload compared with the server's recording N (`view`'s).
+    std::optional<std::size_t> compare_with;
+    if (const std::optional<std::string> n =
+            for_viewer ? query_value(query, "compare") : std::nullopt) {
+        const viewer_site* site = config_.site.get();
+        const std::size_t count = site != nullptr ? site->recordings.size() : 0;
+        std::size_t index = 0;
+        const auto [end, problem] = std::from_chars(n->data(), n->data() + n->size(), index);
+        if (problem != std::errc() || end != n->data() + n->size() || index >= count || member) {
+            answer a = error_answer(
+                404, "not_found",
+                member ? "an archive's member is played alone: compare=N takes a recording"
+                       : "no recording " + *n + " to compare with: the server has " +
+                             std::to_string(count));
+            a.body_unread = !parser.is_done();
+            co_return a;
+        }
+        compare_with = index;
+    }
     // An archive known from the header is refused before its body is asked for.
     upload_place walking;
     if (typed && ((for_viewer && !member) || (!for_viewer && !admit_walk(walking)))) {
@@ -526,7 +546,7 @@ net::awaitable<answer> server::validate_upload(connection& c, request_parser& pa
             const bool inflate = gzip || v.gzip();
             a = co_await answer_on(workers_.executor(), [&] {
                 return viewer_upload(name, kept, inflate, rep, v.bytes(), v.compressed(),
-                                     config_.how);
+                                     config_.how, config_.site.get(), compare_with);
             });
         } else {
             a = report_answer(over ? 413 : 200, name, rep, config_.how, v.bytes(), v.compressed());

@@ -433,9 +433,8 @@ std::optional<response> viewer_get(const viewer_site* site, const viewer_resourc
     return std::nullopt;
 }
 
-std::error_code viewer_compare(const viewer_site::source& a, std::string_view a_description,
-                               const viewer_site::source& b, const compare_tolerances& tolerance,
-                               std::string& out) {
+std::error_code viewer_compare(compared_bytes a, std::string_view a_description, compared_bytes b,
+                               const compare_tolerances& tolerance, std::string& out) {
     const nlohmann::json frames = nlohmann::json::parse(a_description);
     const double rate = frames.at("rate").get<double>();
     const double start = frames.at("start").get<double>();
@@ -444,12 +443,11 @@ std::error_code viewer_compare(const viewer_site::source& a, std::string_view a_
     recording rb;
     error structural_a;
     error structural_b;
-    if (a.loaded.run([&] {
+    const std::array<std::span<const std::byte>, 2> regions = {a.bytes, b.bytes};
+    if (guarded_each(regions, [&] {
             structural_a = ra.open(a.bytes, {a.layout, {}});
-        }) ||
-        b.loaded.run([&] {
             structural_b = rb.open(b.bytes, {b.layout, {}});
-        })) {
+        }) != regions.size()) {
         return std::make_error_code(std::errc::io_error);
     }
     if (structural_a || structural_b) return std::make_error_code(std::errc::invalid_argument);
@@ -474,7 +472,6 @@ std::error_code viewer_compare(const viewer_site::source& a, std::string_view a_
         angle.push_back(value(row.angle));
     };
     // A fault leaves compare() by a jump, losing what it held: `inputanim view` then exits.
-    const std::array<std::span<const std::byte>, 2> regions = {a.bytes, b.bytes};
     if (guarded_each(regions, [&] { ec = compare(ra, rb, options, c, each_row); }) !=
         regions.size()) {
         return std::make_error_code(std::errc::io_error);
@@ -552,9 +549,31 @@ std::span<const std::byte> export_job::next(std::error_code& io) noexcept {
     return io ? std::span<const std::byte>{} : piece;
 }
 
+namespace {
+
+// The bundle (viewer_recording::bundle) with `key` added to its description.
+std::string with_description_field(const std::string& bundle, std::string_view key,
+                                   nlohmann::json value) {
+    std::uint32_t length = 0;
+    for (int i = 3; i >= 0; --i) length = (length << 8) | static_cast<unsigned char>(bundle[i]);
+    nlohmann::json description = nlohmann::json::parse(bundle.substr(4, length));
+    description[std::string(key)] = std::move(value);
+    const std::size_t frames = (4 + std::size_t{length} + 3) / 4 * 4;
+    std::string text = json_text(description);
+    std::string out;
+    for (int i = 0; i < 4; ++i) out += static_cast<char>((text.size() >> (8 * i)) & 0xff);
+    out += text;
+    out.resize((out.size() + 3) / 4 * 4, '\0');
+    out.append(bundle, frames);
+    return out;
+}
+
+}  // namespace
+
 response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
                        const report& rep, std::uint64_t recording_bytes,
-                       std::optional<std::uint64_t> compressed_bytes, const validate_options& how) {
+                       std::optional<std::uint64_t> compressed_bytes, const validate_options& how,
+                       const viewer_site* site, std::optional<std::size_t> compare_with) {
     loaded_recording loaded;
     held_bytes bytes = held_bytes::in_memory(kept);
     std::string note;
@@ -573,6 +592,19 @@ response viewer_upload(std::string_view name, std::span<const std::byte> kept, b
     // Still the bundle, with the report and the metrics: the page shows them and the reason.
     if (prepared.frames_refused) r.status = 422;
     r.body = std::move(prepared.bundle);
+    if (site != nullptr && compare_with && !prepared.frames_refused) {
+        const viewer_site::source& a = site->sources[*compare_with];
+        std::string comparison;
+        const std::error_code ec =
+            viewer_compare({a.bytes, a.layout}, site->recordings[*compare_with].description,
+                           {bytes.span(), how.layout}, site->tolerance, comparison);
+        r.body =
+            ec ? with_description_field(r.body, "comparison_error",
+                                        ec == std::errc::invalid_argument
+                                            ? "the structure of one recording is not sound"
+                                            : ec.message())
+               : with_description_field(r.body, "comparison", nlohmann::json::parse(comparison));
+    }
     r.content_type = "application/vnd.inputanim.view";
     return r;
 }

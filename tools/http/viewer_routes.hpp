@@ -101,6 +101,16 @@ struct viewer_site {
     // `inputanim view A --compare B`: GET /api/compare's body (viewer_compare); empty without
     // --compare.
     std::string comparison;
+    // The tolerances of the comparisons: --compare's, and those of an upload compared with a
+    // listed recording (POST /view?compare=N).
+    compare_tolerances tolerance;
+};
+
+// One side of a comparison: a recording's bytes (a mapping is read under the guard) and the
+// layout it is read as.
+struct compared_bytes {
+    std::span<const std::byte> bytes;
+    layout_choice layout = layout_choice::automatic;
 };
 
 // The body of GET /api/compare: B (`b`) compared with A (`a`) by inputanim::compare on A's frames
@@ -110,9 +120,8 @@ struct viewer_site {
 // "angle": [...] (degrees)}, null in a series where nothing of that kind was compared on the row.
 // Errors: compare()'s, std::errc::io_error when either file could not be read again,
 // std::errc::invalid_argument when either structure is not sound.
-std::error_code viewer_compare(const viewer_site::source& a, std::string_view a_description,
-                               const viewer_site::source& b, const compare_tolerances& tolerance,
-                               std::string& out);
+std::error_code viewer_compare(compared_bytes a, std::string_view a_description, compared_bytes b,
+                               const compare_tolerances& tolerance, std::string& out);
 
 // The page, embedded into the program at build time; empty when the build had no npm
 // (then viewer_missing_page explains how to build it).
@@ -184,9 +193,14 @@ inline constexpr std::uint64_t export_max_held_bytes = viewer_max_upload_frame_b
 // The answer to POST /view: the upload's report, and when its bytes can still be read, its
 // description and frames (viewer_recording::bundle). `kept` holds the body as received (gzip or
 // not).
+// With `compare_with` (POST /view?compare=N, N a recording of `site`), the description also holds
+// `comparison`: the upload (B) compared with that recording (A) as GET /api/compare compares
+// them, or `comparison_error`, why they could not be (an upload whose structure is not sound).
 response viewer_upload(std::string_view name, std::span<const std::byte> kept, bool gzip,
                        const report& rep, std::uint64_t recording_bytes,
-                       std::optional<std::uint64_t> compressed_bytes, const validate_options& how);
+                       std::optional<std::uint64_t> compressed_bytes, const validate_options& how,
+                       const viewer_site* site = nullptr,
+                       std::optional<std::size_t> compare_with = std::nullopt);
 
 // The answer to POST /view?member=MEMBER whose body is a tar or a zip (`body`, as received): the
 // last member of that name, with the verdict POST /validate's line for it gives (validate_member),

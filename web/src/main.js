@@ -9,7 +9,7 @@ import { Scene, JOINTS, COLORS, unityPose } from './scene.js';
 import { toThreePosition, toThreeRotation } from './coords.js';
 
 const $ = (id) => document.getElementById(id);
-const state = { rec: null, time: 0, playing: false, speed: 1, last: 0, firstFrameMs: null, plot: null, ticks: 0, sceneReadyMs: null, globTyped: false, compare: null };
+const state = { rec: null, time: 0, playing: false, speed: 1, last: 0, firstFrameMs: null, plot: null, ticks: 0, sceneReadyMs: null, globTyped: false, compare: null, listed: null };
 let scene = null;
 
 function setStatus(text, error = false) {
@@ -296,7 +296,6 @@ $('plot-form').addEventListener('submit', (e) => {
 // tolerance as a dashed line; frames where nothing of a kind was compared are gaps.
 function plotComparison() {
   const c = state.compare;
-  c.plot?.destroy();
   $('compare-plot').replaceChildren();
   const r = c.report;
   const mm = r.position.map((v) => (v === null ? null : v * 1000));
@@ -322,6 +321,26 @@ function plotComparison() {
 
 // Loads the comparison when the server has one (null otherwise): B's frames for the ghost, and
 // the error plot. B is the second recording listed.
+// Shows `ghost` compared with the recording shown (`report`: GET /api/compare's answer, or an
+// upload's): the ghost in the scene, the verdict, the error plot.
+function showComparison(report, ghost, nameA, nameB) {
+  state.compare?.plot?.destroy();
+  state.compare = { report, ghost, a: state.rec, plot: null };
+  scene?.loadGhost(ghost);
+  scene?.showGhost(true);
+  $('comparison').hidden = false;
+  const first = report.first_exceeded;
+  const unit = (kind, v) => (kind === 'position' ? `${(v * 1000).toFixed(3)} mm` : `${v.toFixed(3)} deg`);
+  $('compare-note').textContent = `${nameB} drawn pale over ${nameA}. ` + (report.same
+    ? 'Same within tolerance.'
+    : first ? `First past its tolerance: ${first.name} at ${first.time.toFixed(3)} s by ${unit(first.kind, first.error)}.`
+      : 'They differ (tracking, pinches or markers).');
+  plotComparison();
+  showTime();
+}
+
+// Loads the comparison when the server has one (null otherwise): B's frames for the ghost, and
+// the error plot. B is the second recording listed.
 async function loadComparison(list) {
   const response = await fetch('/api/compare');
   if (!response.ok) throw new Error(`comparison: HTTP ${response.status}`);
@@ -331,17 +350,30 @@ async function loadComparison(list) {
   const frames = await fetch(description.frames_url);
   if (!frames.ok) throw new Error(`frames of ${list[1].name}: HTTP ${frames.status}`);
   const ghost = new Recording(description, littleEndianFloats(await frames.arrayBuffer()));
-  state.compare = { report, ghost, a: state.rec, plot: null };
-  scene?.loadGhost(ghost);
-  $('comparison').hidden = false;
-  const first = report.first_exceeded;
-  const unit = (kind, v) => (kind === 'position' ? `${(v * 1000).toFixed(3)} mm` : `${v.toFixed(3)} deg`);
-  $('compare-note').textContent = `${list[1].name} drawn pale over ${list[0].name}. ` + (report.same
-    ? 'Same within tolerance.'
-    : first ? `First past its tolerance: ${first.name} at ${first.time.toFixed(3)} s by ${unit(first.kind, first.error)}.`
-      : 'They differ (tracking, pinches or markers).');
-  plotComparison();
-  showTime();
+  showComparison(report, ghost, list[0].name, list[1].name);
+}
+
+// A file uploaded to be compared with the listed recording shown (POST /view?compare=N): the
+// server compares them as --compare does and sends the upload's frames with the comparison.
+async function uploadToCompare(file) {
+  const shown = state.listed;
+  if (!shown) return;
+  setStatus(`Comparing ${file.name} with ${shown.name}…`);
+  const query = `name=${encodeURIComponent(file.name)}&compare=${shown.index}`;
+  const response = await fetch(`/view?${query}`, { method: 'POST', body: file });
+  if ((response.headers.get('content-type') ?? '').startsWith('application/json')) {
+    const body = await response.json();
+    setStatus(`${file.name}: ${body.message ?? body.error ?? `HTTP ${response.status}`}`, true);
+    return;
+  }
+  const ghost = parseBundle(await response.arrayBuffer());
+  const d = ghost.description;
+  if (!d.comparison) {
+    setStatus(`${file.name}: cannot compare: ${d.comparison_error ?? 'no frames'}`, true);
+    return;
+  }
+  showComparison(d.comparison, ghost, shown.name, file.name);
+  setStatus(`${file.name} compared with ${shown.name}`);
 }
 
 // ---- loading --------------------------------------------------------------------------------
@@ -410,6 +442,8 @@ function showExport(entry) {
 }
 
 async function loadListed(entry) {
+  state.listed = entry;
+  $('compare-pick').hidden = false;
   setStatus(`Loading ${entry.name}…`);
   showExport(entry);
   const description = await (await fetch(entry.description)).json();
@@ -446,6 +480,9 @@ async function loadListed(entry) {
 // Uploads `file` to be played: a recording, or the recording `member` of an archive sent with the
 // Content-Type `archive`.
 async function upload(file, member, archive) {
+  // An upload is not kept by the server: nothing can be compared with it there.
+  state.listed = null;
+  $('compare-pick').hidden = true;
   setStatus(`Uploading ${member ? `${file.name}/${member}` : file.name}…`);
   setPlaying(false);
   const query = `name=${encodeURIComponent(file.name)}${member ? `&member=${encodeURIComponent(member)}` : ''}`;
@@ -530,6 +567,10 @@ $('upload').addEventListener('change', (e) => {
   archiveType(file)
     .then((type) => (type ? pickMember(file, type) : upload(file)))
     .catch((err) => setStatus(`Upload failed: ${err.message}`, true));
+});
+$('compare-upload').addEventListener('change', (e) => {
+  const file = e.target.files[0];
+  if (file) uploadToCompare(file).catch((err) => setStatus(`Comparison failed: ${err.message}`, true));
 });
 $('reset-view').addEventListener('click', () => scene?.resetView());
 $('follow-head').addEventListener('change', (e) => { if (scene) scene.follow = e.target.checked; });
