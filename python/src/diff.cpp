@@ -53,20 +53,6 @@ std::string option_problem(const compare_options& o, std::error_code ec) {
     return name + "=" + number_text(value) + ": " + ec.message();
 }
 
-// What to do about a refused alignment.
-std::string align_hint(align_error e) {
-    switch (e) {
-        case align_error::too_flat:
-            return "; give offset= if the offset is known";
-        case align_error::too_long:
-            return " (" + std::to_string(max_align_steps) + " rows together): lower rate";
-        case align_error::no_match:
-            return ": are they takes of the same motion? give offset= if the offset is known";
-        default:
-            return "";
-    }
-}
-
 // The comparison as `inputanim diff --json`'s object, less the sides' paths (the package's
 // names). ValueError for options compare() refuses and takes it cannot align, OSError for a page
 // of a mapping that vanished, MemoryError.
@@ -114,8 +100,9 @@ py::object compare_recordings(const open_recording& a, const open_recording& b, 
             "a key time is not finite, so no time range: give both start and stop");
     }
     if (ec.category() == align_error_category()) {
-        throw py::value_error("cannot align: " + ec.message() +
-                              align_hint(static_cast<align_error>(ec.value())));
+        throw py::value_error(
+            "cannot align: " + ec.message() +
+            tools::align_hint(static_cast<align_error>(ec.value()), "offset=", "rate"));
     }
     if (ec) throw py::value_error(ec.message());
     return to_python(tools::compare_json(c));

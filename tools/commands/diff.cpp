@@ -165,20 +165,6 @@ void print_text(const diff_options& o, const comparison& c) {
     std::cout << (c.same() ? "same within tolerance" : "differ") << '\n';
 }
 
-// What to do about a refused alignment.
-std::string align_hint(align_error e) {
-    switch (e) {
-        case align_error::too_flat:
-            return "; give --offset if the offset is known";
-        case align_error::too_long:
-            return " (" + std::to_string(max_align_steps) + " rows together): lower --rate";
-        case align_error::no_match:
-            return ": are they takes of the same motion? give --offset if the offset is known";
-        default:
-            return "";
-    }
-}
-
 // Loads and opens one side; a failure is exit 3 whatever the reason (nothing is compared).
 std::optional<int> load_side(const std::string& name, const validate_options& how,
                              loaded_recording& out) {
@@ -220,7 +206,8 @@ int run_diff(const diff_options& o) {
     }
     if (ec.category() == align_error_category()) {
         std::cerr << "inputanim diff: cannot align " << printable(o.a) << " and " << printable(o.b)
-                  << ": " << ec.message() << align_hint(static_cast<align_error>(ec.value()))
+                  << ": " << ec.message()
+                  << tools::align_hint(static_cast<align_error>(ec.value()), "--offset", "--rate")
                   << '\n';
         return exit_unreadable;
     }

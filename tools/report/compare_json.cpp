@@ -98,4 +98,19 @@ nlohmann::json compare_json(const comparison& c) {
             {"keys", keys}};
 }
 
+std::string align_hint(align_error e, std::string_view offset, std::string_view rate) {
+    const std::string give = "give " + std::string(offset) + " if the offset is known";
+    switch (e) {
+        case align_error::too_flat:
+            return "; " + give;
+        case align_error::too_long:
+            return " (" + std::to_string(max_align_steps) + " rows together): lower " +
+                   std::string(rate);
+        case align_error::no_match:
+            return ": are they takes of the same motion? " + give;
+        default:
+            return "";
+    }
+}
+
 }  // namespace inputanim::tools
