@@ -1,7 +1,8 @@
 // The rows of `inputanim index` and the one table of their columns (tools/index/index_row.hpp),
 // called directly: which columns a row has and in what order (the Python frame's), which the
 // database's table recordings has, that each has the source of its value, a row made from the
-// table's sources, and a row's line of JSON Lines. The command's tests
+// table's sources, and a row's line of JSON Lines, the same whether the report's fields are
+// written as text (as the index writes them) or as an object. The command's tests
 // (test_cli_index*) compare the lines and the databases it writes.
 #include <algorithm>
 #include <set>
@@ -40,15 +41,26 @@ std::vector<std::string_view> fields_in_table_order(const index_row& row) {
     return names;
 }
 
-// The fields of a file's row, as the run's report gives them.
-row_source file_source(std::string_view path, const bytes& file) {
+// The row of `from` whose report has the fields of `report`, each written as its value.
+index_row row_of(const row_source& from, const nlohmann::json& report) {
+    json_object_text fields;
+    for (const auto& [key, value] : report.items()) fields.value(key, value);
+    return make_row(from, fields);
+}
+
+// What the row of a file named `path` is made from.
+row_source file_named(std::string_view path) {
     row_source from;
     from.path = path;
-    from.report = report_json(validate(view(file)), {}, file.size());
     return from;
 }
 
-const std::vector<std::string_view> report_fields = {
+// The report of a file's check, as report_json gives it.
+nlohmann::json file_report(const bytes& file) {
+    return report_json(validate(view(file)), {}, file.size());
+}
+
+const std::vector<std::string_view> report_field_names = {
     "valid",  "bytes",     "version", "layout", "has_camera", "has_hands", "has_gaze",
     "curves", "keyframes", "markers", "start",  "duration",   "warnings",  "warnings_found"};
 
@@ -135,6 +147,14 @@ TEST(IndexRow, ARowsLineIsItsFieldsAsOneCompactObject) {
     EXPECT_EQ(row.json_text(), R"({"bytes":12,"path":"a.bin","valid":true})");
 }
 
+TEST(IndexRow, ARowMadeAsItsLineHasTheLinesFields) {
+    const index_row row = index_row::from_text("a.bin", R"({"bytes":12,"path":"a\ufffd"})");
+    EXPECT_EQ(row.json_text(), R"({"bytes":12,"path":"a\ufffd"})");
+    EXPECT_EQ(row.fields(), (nlohmann::json{{"bytes", 12}, {"path", "a\xEF\xBF\xBD"}}));
+    index_row taken = index_row::from_text("a.bin", R"({"valid":false})");
+    EXPECT_EQ(std::move(taken).take_fields(), (nlohmann::json{{"valid", false}}));
+}
+
 TEST(IndexRow, BytesOfALineThatAreNotUtf8AreReplaced) {
     const index_row row("a\xff", {{"path", "a\xff"}, {"path_bytes", "61ff"}});
     EXPECT_EQ(row.json_text(), "{\"path\":\"a\xEF\xBF\xBD\",\"path_bytes\":\"61ff\"}");
@@ -160,17 +180,18 @@ TEST(IndexRow, EachColumnOfTheDatabaseHasTheSourceOfItsValueAndNoFieldAloneHasOn
 }
 
 TEST(IndexRow, AValidRecordingsRowHasTheTablesJsonColumnsInOrderWithoutTheError) {
-    const index_row row = make_row(file_source("a.bin", small_file(shape::v11_full)));
+    const index_row row = row_of(file_named("a.bin"), file_report(small_file(shape::v11_full)));
     EXPECT_EQ(fields_in_table_order(row),
-              concat(concat({"path"}, report_fields), {"checked_with"}));
+              concat(concat({"path"}, report_field_names), {"checked_with"}));
     EXPECT_EQ(row.path(), "a.bin");
 }
 
 TEST(IndexRow, AnInvalidRecordingsRowHasTheTablesJsonColumnsInOrderWithTheError) {
     const bytes file = small_file(shape::v10);
-    const index_row row = make_row(file_source("a.bin", bytes(file.begin(), file.begin() + 4)));
+    const index_row row =
+        row_of(file_named("a.bin"), file_report(bytes(file.begin(), file.begin() + 4)));
     EXPECT_EQ(fields_in_table_order(row),
-              concat(concat({"path"}, report_fields), {"error", "checked_with"}));
+              concat(concat({"path"}, report_field_names), {"error", "checked_with"}));
     EXPECT_EQ(row.fields()["error"]["code"], "truncated");
 }
 
@@ -179,19 +200,41 @@ TEST(IndexRow, ARowsLineIsTheReportsWithThePath) {
         for (const bool cut : {false, true}) {
             bytes file = small_file(shape::v11_compact);
             if (cut) file.resize(file.size() / 2);
-            const nlohmann::json report = report_json(validate(view(file)), {}, file.size());
-            EXPECT_EQ(make_row(file_source(path, file)).json_text(), json_line(path, report));
+            const nlohmann::json report = file_report(file);
+            EXPECT_EQ(row_of(file_named(path), report).json_text(), json_line(path, report));
+        }
+    }
+}
+
+// As the index writes its rows: the report's fields as text, and the run's options as theirs,
+// made once.
+TEST(IndexRow, ARowOfTheReportsFieldsWrittenAsTextIsTheRowOfTheReportsObject) {
+    // Three warnings at level full: a key far from unit length (small_model's), a negative time
+    // and a dropped W.
+    model warned = small_model(shape::v11_compact);
+    warned[camera_curve(pose_channel::position_x)].keys[0].time = -0.5f;
+    warned[joint_curve(side::left, joint::wrist, pose_channel::rotation_w)].keys.resize(1);
+    for (const bytes& file : {small_file(shape::v11_compact), small_file(shape::v10), write(warned),
+                              bytes(7, std::byte{1})}) {
+        for (const std::string_view path :
+             {std::string_view("a.bin"), std::string_view("a\xff\"")}) {
+            const report rep = validate(view(file), {level::full, layout_choice::automatic, {}});
+            json_object_text fields;
+            report_fields(rep, file.size(), fields);
+            fields.raw("checked_with",
+                       options_json({level::full, layout_choice::automatic, {}}).dump());
+            const nlohmann::json report =
+                report_json(rep, {level::full, layout_choice::automatic, {}}, file.size());
+            EXPECT_EQ(make_row(file_named(path), fields).json_text(), json_line(path, report));
         }
     }
 }
 
 TEST(IndexRow, AnUnreadableFilesRowHasOnlyItsPathVerdictErrorAndOptions) {
-    row_source from;
-    from.path = "a\xff";
-    from.report = {{"valid", false},
-                   {"error", {{"code", "unreadable"}, {"message", "No such file"}}},
-                   {"checked_with", options_json({})}};
-    const index_row row = make_row(from);
+    const index_row row = row_of(file_named("a\xff"),
+                                 {{"valid", false},
+                                  {"error", {{"code", "unreadable"}, {"message", "No such file"}}},
+                                  {"checked_with", options_json({})}});
     EXPECT_EQ(
         fields_in_table_order(row),
         (std::vector<std::string_view>{"path", "path_bytes", "valid", "error", "checked_with"}));
@@ -206,24 +249,19 @@ TEST(IndexRow, AMembersRowPlacesItAsAValidateReportOfTheMemberDoes) {
     for (const std::optional<std::uint64_t> offset :
          {std::optional<std::uint64_t>(512), std::optional<std::uint64_t>()}) {
         m.data_offset = offset;
-        const bytes file = small_file(shape::v11_compact);
-        row_source from = file_source("t\xff.tar/take\xfe.bin", file);
-        from.archive = "t\xff.tar";
-        from.member = &m;
-        from.ordinal = 3;
-        nlohmann::json expected = from.report;
+        const nlohmann::json report = file_report(small_file(shape::v11_compact));
+        const row_source from{
+            .path = "t\xff.tar/take\xfe.bin", .archive = "t\xff.tar", .member = &m, .ordinal = 3};
+        nlohmann::json expected = report;
         add_member(expected, from.archive, m);
-        EXPECT_EQ(make_row(from).json_text(), json_line(from.path, expected));
+        EXPECT_EQ(row_of(from, report).json_text(), json_line(from.path, expected));
     }
 }
 
 TEST(IndexRow, AStoppedWalksRowHasTheArchiveNoMemberAndTheEntryItStoppedAt) {
-    row_source from;
-    from.path = "t\xff.tar";
-    from.report = {{"valid", false}, {"checked_with", options_json({})}};
-    from.archive = from.path;
-    from.ordinal = 7;
-    const index_row row = make_row(from);
+    const index_row row =
+        row_of({.path = "t\xff.tar", .archive = "t\xff.tar", .member = nullptr, .ordinal = 7},
+               {{"valid", false}, {"checked_with", options_json({})}});
     // The archive's name not UTF-8 is in path_bytes alone.
     EXPECT_EQ(fields_in_table_order(row),
               (std::vector<std::string_view>{"path", "path_bytes", "valid", "checked_with",
@@ -233,11 +271,11 @@ TEST(IndexRow, AStoppedWalksRowHasTheArchiveNoMemberAndTheEntryItStoppedAt) {
 }
 
 TEST(IndexRow, ARowTakesTheMetricsColumnsAndNothingElseOfTheReport) {
-    row_source from = file_source("a.bin", small_file(shape::v11_compact));
-    from.report["metrics"] = nullptr;
-    from.report["metrics_error"] = {{"code", "not_measured"}};
-    from.report["compressed_bytes"] = 10;
-    const index_row row = make_row(std::move(from));
+    nlohmann::json report = file_report(small_file(shape::v11_compact));
+    report["metrics"] = nullptr;
+    report["metrics_error"] = {{"code", "not_measured"}};
+    report["compressed_bytes"] = 10;
+    const index_row row = row_of(file_named("a.bin"), report);
     EXPECT_TRUE(row.fields().contains("metrics"));
     EXPECT_EQ(row.fields()["metrics_error"]["code"], "not_measured");
     EXPECT_FALSE(row.fields().contains("compressed_bytes"));

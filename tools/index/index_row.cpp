@@ -1,7 +1,6 @@
 #include "index/index_row.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,61 +16,61 @@ namespace detail {
 
 namespace {
 
-void put(nlohmann::json::object_t& fields, std::string_view name, nlohmann::json value) {
-    fields.emplace(name, std::move(value));
-}
-
 // A name that is not UTF-8 is kept exactly beside it, as hex.
-void put_hex(nlohmann::json::object_t& fields, std::string_view name, std::string_view bytes) {
-    if (!valid_utf8(bytes)) put(fields, name, hex_bytes(bytes));
+void put_hex(json_object_text& fields, std::string_view name, std::string_view bytes) {
+    if (!valid_utf8(bytes)) fields.text(name, hex_bytes(bytes));
 }
 
 }  // namespace
 
-void from_report(row_source&, std::string_view, nlohmann::json::object_t&) {
-    // Nothing to move: make_row begins the row with the report's fields that such columns name.
+void from_report(const row_source&, std::string_view, json_object_text&) {
+    // Nothing to write: make_row begins the row with the report's fields that such columns name.
 }
 
-void path_text(row_source& from, std::string_view name, nlohmann::json::object_t& fields) {
-    put(fields, name, from.path);
+void path_text(const row_source& from, std::string_view name, json_object_text& fields) {
+    fields.text(name, from.path);
 }
 
-void path_hex(row_source& from, std::string_view name, nlohmann::json::object_t& fields) {
+void path_hex(const row_source& from, std::string_view name, json_object_text& fields) {
     put_hex(fields, name, from.path);
 }
 
-void archive_text(row_source& from, std::string_view name, nlohmann::json::object_t& fields) {
-    if (!from.archive.empty()) put(fields, name, from.archive);
+void archive_text(const row_source& from, std::string_view name, json_object_text& fields) {
+    if (!from.archive.empty()) fields.text(name, from.archive);
 }
 
-void archive_hex(row_source& from, std::string_view name, nlohmann::json::object_t& fields) {
+void archive_hex(const row_source& from, std::string_view name, json_object_text& fields) {
     if (from.member) put_hex(fields, name, from.archive);
 }
 
-void member_text(row_source& from, std::string_view name, nlohmann::json::object_t& fields) {
+void member_text(const row_source& from, std::string_view name, json_object_text& fields) {
     if (from.member) {
-        put(fields, name, from.member->name);
+        fields.text(name, from.member->name);
     } else if (!from.archive.empty()) {
-        put(fields, name, nullptr);
+        fields.null(name);
     }
 }
 
-void member_hex(row_source& from, std::string_view name, nlohmann::json::object_t& fields) {
+void member_hex(const row_source& from, std::string_view name, json_object_text& fields) {
     if (from.member) put_hex(fields, name, from.member->name);
 }
 
-void ordinal(row_source& from, std::string_view name, nlohmann::json::object_t& fields) {
-    if (!from.archive.empty()) put(fields, name, from.ordinal);
+void ordinal(const row_source& from, std::string_view name, json_object_text& fields) {
+    if (!from.archive.empty()) fields.integer(name, from.ordinal);
 }
 
-void member_offset(row_source& from, std::string_view name, nlohmann::json::object_t& fields) {
+void member_offset(const row_source& from, std::string_view name, json_object_text& fields) {
     if (!from.member) return;
     const std::optional<std::uint64_t>& at = from.member->data_offset;
-    put(fields, name, at ? nlohmann::json(*at) : nlohmann::json());
+    if (at) {
+        fields.count(name, *at);
+    } else {
+        fields.null(name);
+    }
 }
 
-void member_size(row_source& from, std::string_view name, nlohmann::json::object_t& fields) {
-    if (from.member) put(fields, name, from.member->size);
+void member_size(const row_source& from, std::string_view name, json_object_text& fields) {
+    if (from.member) fields.count(name, from.member->size);
 }
 
 store_source::store_source(const file_result& result, const nlohmann::json& options,
@@ -388,15 +387,31 @@ std::string_view column_type_name(column_type t) noexcept {
     return "object";
 }
 
+index_row index_row::from_text(std::string_view path, std::string text) {
+    index_row row(path);
+    row.text_ = std::move(text);
+    return row;
+}
+
+const nlohmann::json& index_row::fields() const {
+    if (!fields_) fields_ = nlohmann::json::parse(*text_);
+    return *fields_;
+}
+
+nlohmann::json index_row::take_fields() && {
+    if (!fields_) return nlohmann::json::parse(*text_);
+    return std::move(*fields_);
+}
+
 const std::string& index_row::json_text() const {
-    if (!text_) text_ = fields_.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (!text_) text_ = fields_->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return *text_;
 }
 
 namespace {
 
-// The names of the report's fields a row keeps, sorted as an object's keys are: the columns whose
-// source is the report, and the metrics columns.
+// The names of the report's fields a row keeps, sorted: the columns whose source is the report,
+// and the metrics columns.
 const std::vector<std::string_view>& report_field_names() {
     static const std::vector<std::string_view> names = [] {
         std::vector<std::string_view> v;
@@ -412,22 +427,17 @@ const std::vector<std::string_view>& report_field_names() {
 
 }  // namespace
 
-index_row make_row(row_source from) {
-    // The report's object becomes the row, less the fields no column takes, in one pass over its
-    // keys and the names, both sorted: moving each field over by name (a lookup and an insert a
-    // column) was 3% of the instructions of `index` over small files.
-    nlohmann::json fields = std::exchange(from.report, nlohmann::json::object());
-    auto& object = fields.get_ref<nlohmann::json::object_t&>();
+index_row make_row(const row_source& from, json_object_text& report) {
     const std::vector<std::string_view>& kept = report_field_names();
-    auto name = kept.begin();
-    for (auto it = object.begin(); it != object.end();) {
-        while (name != kept.end() && *name < it->first) ++name;
-        it = name != kept.end() && *name == it->first ? std::next(it) : object.erase(it);
-    }
+    report.keep_if(
+        [&](std::string_view key) { return std::binary_search(kept.begin(), kept.end(), key); });
     for (const index_table_column& c : index_table) {
-        if (c.field) c.field(from, c.name, object);
+        if (c.field) c.field(from, c.name, report);
     }
-    return index_row(from.path, std::move(fields));
+    std::string text;
+    report.append_to(text);
+    report.clear();
+    return index_row::from_text(from.path, std::move(text));
 }
 
 }  // namespace inputanim::tools

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "inputanim/archive.hpp"
+#include "report/json_text.hpp"
 
 namespace inputanim::tools {
 
@@ -38,13 +39,9 @@ struct index_column {
     column_type type;
 };
 
-// What a row is made from (make_row).
+// What a row is made from (make_row), beside the fields the file's check gave.
 struct row_source {
     std::string_view path;
-    // The fields the file's check gave: report_json's (with index --metrics, "metrics" and
-    // "metrics_error" as the run adds them), or those of a file that could not be read ("valid",
-    // "error", "checked_with"). An object; the row takes it over.
-    nlohmann::json report = nlohmann::json::object();
     // A member of an archive: the archive's name and the member. An archive whose walk stopped:
     // its name, no member. A file: neither.
     std::string_view archive;
@@ -56,29 +53,28 @@ struct row_source {
 
 // Where a field of a row comes from: puts the field `name` of the row made from `from` into
 // `fields`, or leaves the row without it.
-using row_field = void (*)(row_source& from, std::string_view name,
-                           nlohmann::json::object_t& fields);
+using row_field = void (*)(const row_source& from, std::string_view name, json_object_text& fields);
 
 namespace detail {
 // The field of that name of the report, when it has one: make_row begins the row with the
 // report's fields that these columns (and the metrics columns) name, so this moves nothing.
-void from_report(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+void from_report(const row_source& from, std::string_view name, json_object_text& fields);
 // The path; its bytes as hex (hex_bytes) when it is not UTF-8.
-void path_text(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
-void path_hex(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+void path_text(const row_source& from, std::string_view name, json_object_text& fields);
+void path_hex(const row_source& from, std::string_view name, json_object_text& fields);
 // A member's, or a stopped walk's: the archive's name (the hex of a member's archive that is not
 // UTF-8: a stopped walk's row has it as path_bytes).
-void archive_text(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
-void archive_hex(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+void archive_text(const row_source& from, std::string_view name, json_object_text& fields);
+void archive_hex(const row_source& from, std::string_view name, json_object_text& fields);
 // The member's name (null in a stopped walk's row), and its hex when it is not UTF-8.
-void member_text(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
-void member_hex(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+void member_text(const row_source& from, std::string_view name, json_object_text& fields);
+void member_hex(const row_source& from, std::string_view name, json_object_text& fields);
 // A member's or a stopped walk's ordinal.
-void ordinal(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+void ordinal(const row_source& from, std::string_view name, json_object_text& fields);
 // A member's: where its bytes lie in the archive when it holds them as they are (else null), and
 // its size as the archive says.
-void member_offset(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
-void member_size(row_source& from, std::string_view name, nlohmann::json::object_t& fields);
+void member_offset(const row_source& from, std::string_view name, json_object_text& fields);
+void member_size(const row_source& from, std::string_view name, json_object_text& fields);
 }  // namespace detail
 
 struct file_result;
@@ -281,29 +277,40 @@ inline constexpr std::array<index_column, 2> metrics_columns{{
 std::string_view column_type_name(column_type t) noexcept;
 
 // One row: the file's name and its fields by column name (the name's own, "path" and
-// "path_bytes", included), each present field a value of its column's type.
+// "path_bytes", included), each present field a value of its column's type. A row is made as its
+// line (make_row) or from the fields a database holds; each form is made from the other on first
+// use.
 class index_row {
   public:
+    // A row of these fields.
     index_row(std::string_view path, nlohmann::json fields)
         : path_(path), fields_(std::move(fields)) {}
+    // A row whose line (json_text) is `text`.
+    static index_row from_text(std::string_view path, std::string text);
 
     std::string_view path() const noexcept { return path_; }
-    const nlohmann::json& fields() const noexcept { return fields_; }
+    // The fields; those of a row made as its line are the line's, so a string has U+FFFD where
+    // the name had bytes that are not UTF-8 (path_bytes keeps them).
+    const nlohmann::json& fields() const;
     // The fields, for a holder of the row that keeps them (the row has none left).
-    nlohmann::json take_fields() && noexcept { return std::move(fields_); }
+    nlohmann::json take_fields() &&;
     // The row as one line of `--jsonl` (no newline): its fields' object, each byte of a string
-    // that is not part of well-formed UTF-8 replaced by U+FFFD. Made once, on first use.
+    // that is not part of well-formed UTF-8 replaced by U+FFFD.
     const std::string& json_text() const;
 
   private:
+    explicit index_row(std::string_view path) : path_(path) {}
+
     std::string_view path_;
-    nlohmann::json fields_;
+    mutable std::optional<nlohmann::json> fields_;
     mutable std::optional<std::string> text_;
 };
 
-// The row made from `from`: the fields of index_columns, each from its column's source in the
-// table's order, then those of metrics_columns from the report. Nothing else of the report is
-// taken.
-index_row make_row(row_source from);
+// The row of the file `from`, whose check gave the fields in `report` (report_fields's and
+// "checked_with", with index --metrics "metrics" and "metrics_error" as the run adds them, or
+// those of a file that could not be read: "valid", "error", "checked_with"): those of them that
+// index_columns and metrics_columns name, and the table's others, each from its column's source.
+// Nothing else of the report is taken; `report` is left empty, for the next row.
+index_row make_row(const row_source& from, json_object_text& report);
 
 }  // namespace inputanim::tools

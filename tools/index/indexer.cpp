@@ -159,7 +159,7 @@ indexer::indexer(const index_plan& plan, sqlite_store* store, index_observer& ob
       store_(store),
       observer_(observer),
       indexed_at_(now_ns()),
-      checked_with_(options_json(plan.how)),
+      checked_with_text_(options_json(plan.how).dump()),
       stored_options_(tools::stored_options(plan)),
       stored_options_text_(stored_options_.dump()),
       pool_(std::max(1u, plan.jobs), std::clamp<std::size_t>(std::size_t{64} * plan.jobs, 64, 8192),
@@ -287,23 +287,28 @@ void indexer::take(file_result& r) {
 }
 
 void indexer::take_row(file_result& r) {
-    row_source from{.path = r.path,
-                    .archive = r.archive,
-                    .member = r.member ? &*r.member : nullptr,
-                    .ordinal = r.ordinal};
+    json_object_text& fields = row_fields_;
+    fields.clear();
     if (r.outcome == file_outcome::unreadable) {
         ++totals_.unreadable;
-        from.report = {{"valid", false},
-                       {"error", {{"code", r.failure_code}, {"message", r.failure.message()}}},
-                       {"checked_with", checked_with_}};
+        fields.boolean("valid", false);
+        fields.object("error", [&](json_object_text& e) {
+            e.text("code", r.failure_code);
+            e.text("message", r.failure.message());
+        });
     } else {
         // An archive's own row (its walk stopped) counts as no recording.
         if (r.archive.empty() || r.member) ++totals_.recordings;
         if (!r.rep.valid()) ++totals_.invalid;
-        from.report = report_json(r.rep, plan_.how, r.bytes);
-        if (plan_.metrics) add_metrics(from.report, r);
+        report_fields(r.rep, r.bytes, fields);
+        if (plan_.metrics) add_metrics(fields, r);
     }
-    index_row row = make_row(std::move(from));
+    fields.raw("checked_with", checked_with_text_);
+    index_row row = make_row({.path = r.path,
+                              .archive = r.archive,
+                              .member = r.member ? &*r.member : nullptr,
+                              .ordinal = r.ordinal},
+                             fields);
     // The database's line is made before the observer takes the row (the command's --jsonl then
     // writes the same text, made once).
     const std::string line = store_ ? row.json_text() : std::string();
@@ -388,18 +393,20 @@ void indexer::replay_archive(const file_result& r) {
 
 // "metrics" (with "measured_with"), null for an invalid file or one that could not be measured;
 // "metrics_error" says why for a valid one.
-void indexer::add_metrics(nlohmann::json& fields, const file_result& r) const {
+void indexer::add_metrics(json_object_text& fields, const file_result& r) const {
     if (!r.metrics) {
-        fields["metrics"] = nullptr;
+        fields.null("metrics");
         if (r.metrics_failure) {
-            fields["metrics_error"] = {{"code", metrics_failure_name(r.metrics_failure)},
-                                       {"message", r.metrics_failure.message()}};
+            fields.object("metrics_error", [&](json_object_text& e) {
+                e.text("code", metrics_failure_name(r.metrics_failure));
+                e.text("message", r.metrics_failure.message());
+            });
         }
         return;
     }
     nlohmann::json m = metrics_json(*r.metrics);
     m["measured_with"] = stored_options_["metrics"];
-    fields["metrics"] = std::move(m);
+    fields.value("metrics", m);
 }
 
 // Removes the rows of files this run did not find, only under the operands it walked whole: one

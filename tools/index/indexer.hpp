@@ -127,19 +127,22 @@ class indexer {
     // Counts a row (of a file, a member, or an archive whose walk stopped) and hands it to the
     // observer and the database.
     void take_row(file_result& r);
-    void add_metrics(nlohmann::json& fields, const file_result& r) const;
+    void add_metrics(json_object_text& fields, const file_result& r) const;
     void prune();
 
     index_plan plan_;
     sqlite_store* store_;
     index_observer& observer_;
     const std::int64_t indexed_at_;
-    const nlohmann::json checked_with_;
+    // The options_json of the run's options, as every row's "checked_with" holds it.
+    const std::string checked_with_text_;
     // What the database keeps of the options a row was made with (checked_with, and with
     // metrics their options under "metrics"): a row is reused only under the same.
     const nlohmann::json stored_options_;
     const std::string stored_options_text_;
     index_totals totals_;
+    // The fields of the row being made, kept from row to row with their memory.
+    json_object_text row_fields_;
     std::vector<std::pair<std::string, operand_kind>> operands_;
     // Last: its workers stop before the members they use go away.
     index_pool pool_;

@@ -3,7 +3,10 @@
 #include <array>
 #include <charconv>
 #include <limits>
+#include <optional>
+#include <span>
 #include <string>
+#include <utility>
 
 #include "inputanim/detail/number_text.hpp"
 #include "os/text.hpp"
@@ -12,12 +15,24 @@ namespace inputanim::tools {
 
 namespace {
 
-nlohmann::json optional_float(const std::optional<float>& v) {
-    return v ? nlohmann::json(json_number(*v)) : nlohmann::json(nullptr);
+// A float of the summary, null when the file does not tell it.
+template <class Out>
+void optional_float(Out& out, std::string_view key, const std::optional<float>& v) {
+    if (v) {
+        out.number(key, json_number(*v));
+    } else {
+        out.null(key);
+    }
 }
 
-nlohmann::json index_or_null(std::int64_t index) {
-    return index >= 0 ? nlohmann::json(index) : nlohmann::json(nullptr);
+// An index that is -1 for none.
+template <class Out>
+void index_or_null(Out& out, std::string_view key, std::int64_t index) {
+    if (index >= 0) {
+        out.integer(key, index);
+    } else {
+        out.null(key);
+    }
 }
 
 }  // namespace
@@ -33,66 +48,129 @@ double json_number(float v) {
     return d;
 }
 
-nlohmann::json error_json(const error& e) {
+template <class Out>
+void error_fields(const error& e, Out& out) {
     const std::string_view path = e.path();
-    return {
-        {"code", error_name(e.code)},
-        {"offset", e.offset},
-        {"place", place_name(e.place)},
-        {"curve", path.empty() ? nlohmann::json(nullptr) : nlohmann::json(path)},
-        {"keyframe", e.place == error_place::curve ? index_or_null(e.index) : nullptr},
-        {"marker", e.place == error_place::markers ? index_or_null(e.index) : nullptr},
-        {"limit", e.code == errc::limit_exceeded ? nlohmann::json(limit_name(e.limit)) : nullptr},
-        {"message", e.message()},
-    };
+    out.text("code", error_name(e.code));
+    out.count("offset", e.offset);
+    out.text("place", place_name(e.place));
+    if (path.empty()) {
+        out.null("curve");
+    } else {
+        out.text("curve", path);
+    }
+    index_or_null(out, "keyframe", e.place == error_place::curve ? e.index : -1);
+    index_or_null(out, "marker", e.place == error_place::markers ? e.index : -1);
+    if (e.code == errc::limit_exceeded) {
+        out.text("limit", limit_name(e.limit));
+    } else {
+        out.null("limit");
+    }
+    out.text("message", e.message());
+}
+
+template <class Out>
+void warning_fields(const warning& w, Out& out) {
+    out.text("code", warning_name(w.code));
+    out.text("curve", w.path());
+    index_or_null(out, "keyframe", w.keyframe);
+    out.count("count", w.count);
+    out.text("message", w.message());
+}
+
+template <class Out>
+void summary_fields(const summary& s, Out& out) {
+    // No version name: the header could not be read.
+    const std::string_view version = version_name(s.edition, s.major, s.minor);
+    if (!version.empty()) {
+        out.text("version", version);
+        out.text("layout", layout_name(s.layout));
+        out.boolean("has_camera", s.blocks.camera);
+        out.boolean("has_hands", s.blocks.hands);
+        out.boolean("has_gaze", s.blocks.gaze);
+    } else {
+        for (const std::string_view key :
+             {"version", "layout", "has_camera", "has_hands", "has_gaze"}) {
+            out.null(key);
+        }
+    }
+    out.count("curves", s.curves);
+    out.count("keyframes", s.keyframes);
+    if (s.markers) {
+        out.count("markers", *s.markers);
+    } else {
+        out.null("markers");
+    }
+    optional_float(out, "start", s.start);
+    optional_float(out, "duration", s.duration);
+}
+
+template <class Out>
+void report_fields(const report& rep, std::uint64_t file_bytes, Out& out,
+                   std::optional<std::uint64_t> compressed_bytes) {
+    summary_fields(rep.summary, out);
+    out.boolean("valid", rep.valid());
+    out.count("bytes", file_bytes);
+    const std::span<const warning> warnings = rep.warnings();
+    out.objects("warnings", warnings.size(),
+                [&](std::size_t i, Out& item) { warning_fields(warnings[i], item); });
+    // The report keeps the first report::max_warnings; this counts them all.
+    out.count("warnings_found", rep.warnings_found);
+    if (!rep.valid()) out.object("error", [&](Out& e) { error_fields(rep.error, e); });
+    if (compressed_bytes) out.count("compressed_bytes", *compressed_bytes);
+}
+
+template <class Out>
+void options_fields(const validate_options& how, Out& out) {
+    out.text("level", level_name(how.level));
+    out.text("layout", layout_choice_name(how.layout));
+    out.object("limits", [&](Out& limits) {
+        // A ceiling at or above its unset value checks nothing: null.
+        for (const limit_field& field : limit_fields) {
+            const std::uint64_t value = field.get(how.limits);
+            if (value >= field.unset) {
+                limits.null(limit_name(field.kind));
+            } else {
+                limits.count(limit_name(field.kind), value);
+            }
+        }
+    });
+    out.integer("rules", rules_version);
+}
+
+template void error_fields(const error&, json_object_text&);
+template void error_fields(const error&, json_object_value&);
+template void report_fields(const report&, std::uint64_t, json_object_text&,
+                            std::optional<std::uint64_t>);
+template void report_fields(const report&, std::uint64_t, json_object_value&,
+                            std::optional<std::uint64_t>);
+template void options_fields(const validate_options&, json_object_text&);
+template void options_fields(const validate_options&, json_object_value&);
+
+nlohmann::json error_json(const error& e) {
+    json_object_value out;
+    error_fields(e, out);
+    return std::move(out).take();
 }
 
 nlohmann::json warning_json(const warning& w) {
-    return {
-        {"code", warning_name(w.code)},
-        {"curve", w.path()},
-        {"keyframe", index_or_null(w.keyframe)},
-        {"count", w.count},
-        {"message", w.message()},
-    };
+    json_object_value out;
+    warning_fields(w, out);
+    return std::move(out).take();
 }
 
 nlohmann::json summary_json(const summary& s) {
-    // No version name: the header could not be read.
-    const std::string_view version = version_name(s.edition, s.major, s.minor);
-    const bool header_read = !version.empty();
-    const auto if_header = [&](nlohmann::json v) {
-        return header_read ? std::move(v) : nlohmann::json(nullptr);
-    };
-    return {
-        {"version", if_header(version)},
-        {"layout", if_header(layout_name(s.layout))},
-        {"has_camera", if_header(s.blocks.camera)},
-        {"has_hands", if_header(s.blocks.hands)},
-        {"has_gaze", if_header(s.blocks.gaze)},
-        {"curves", s.curves},
-        {"keyframes", s.keyframes},
-        {"markers", s.markers ? nlohmann::json(*s.markers) : nlohmann::json(nullptr)},
-        {"start", optional_float(s.start)},
-        {"duration", optional_float(s.duration)},
-    };
+    json_object_value out;
+    summary_fields(s, out);
+    return std::move(out).take();
 }
 
 nlohmann::json report_json(const report& rep, const validate_options& how, std::uint64_t file_bytes,
                            std::optional<std::uint64_t> compressed_bytes) {
-    nlohmann::json warnings = nlohmann::json::array();
-    for (const warning& w : rep.warnings()) warnings.push_back(warning_json(w));
-
-    nlohmann::json j = summary_json(rep.summary);
-    j["valid"] = rep.valid();
-    j["bytes"] = file_bytes;
-    j["warnings"] = std::move(warnings);
-    // The report keeps the first report::max_warnings; this counts them all.
-    j["warnings_found"] = rep.warnings_found;
-    j["checked_with"] = options_json(how);
-    if (!rep.valid()) j["error"] = error_json(rep.error);
-    if (compressed_bytes) j["compressed_bytes"] = *compressed_bytes;
-    return j;
+    json_object_value out;
+    report_fields(rep, file_bytes, out, compressed_bytes);
+    out.object("checked_with", [&](json_object_value& o) { options_fields(how, o); });
+    return std::move(out).take();
 }
 
 void add_path(nlohmann::json& fields, std::string_view path) {
@@ -117,19 +195,9 @@ void add_member(nlohmann::json& fields, std::string_view archive, const archive_
 }
 
 nlohmann::json options_json(const validate_options& how) {
-    // A ceiling at or above its unset value checks nothing: null.
-    nlohmann::json limits = nlohmann::json::object();
-    for (const limit_field& field : limit_fields) {
-        const std::uint64_t value = field.get(how.limits);
-        limits[limit_name(field.kind)] =
-            value >= field.unset ? nlohmann::json(nullptr) : nlohmann::json(value);
-    }
-    return {
-        {"level", level_name(how.level)},
-        {"layout", layout_choice_name(how.layout)},
-        {"limits", std::move(limits)},
-        {"rules", rules_version},
-    };
+    json_object_value out;
+    options_fields(how, out);
+    return std::move(out).take();
 }
 
 }  // namespace inputanim::tools

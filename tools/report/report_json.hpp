@@ -13,6 +13,7 @@
 #include "inputanim/archive.hpp"
 #include "inputanim/error.hpp"
 #include "inputanim/validate.hpp"
+#include "report/json_text.hpp"
 
 namespace inputanim::tools {
 
@@ -25,6 +26,13 @@ namespace inputanim::tools {
 // without keyframes. The file's name is not in it: json_line adds it.
 nlohmann::json report_json(const report& rep, const validate_options& how, std::uint64_t file_bytes,
                            std::optional<std::uint64_t> compressed_bytes = std::nullopt);
+
+// The fields of report_json but "checked_with", written into `out`: a json_object_text or a
+// json_object_value (json_text.hpp). report_json adds options_fields under "checked_with"; a
+// writer of many rows under the same options writes their text, made once.
+template <class Out>
+void report_fields(const report& rep, std::uint64_t file_bytes, Out& out,
+                   std::optional<std::uint64_t> compressed_bytes = std::nullopt);
 
 // The fields of report_json that describe the content: "version", "layout", "has_camera",
 // "has_hands", "has_gaze", "curves", "keyframes", "markers", "start", "duration".
@@ -49,9 +57,14 @@ void add_member(nlohmann::json& fields, std::string_view archive, const archive_
 // What produced a verdict: {"level", "layout", "limits": {"max_bytes", ...: a number, or null
 // for no limit}, "rules": rules_version}. A stored verdict is reused only under equal options.
 nlohmann::json options_json(const validate_options& how);
+// Its fields, written into `out` as report_fields writes.
+template <class Out>
+void options_fields(const validate_options& how, Out& out);
 
 // {"code", "offset", "place", "curve", "keyframe", "marker", "limit", "message"}.
 nlohmann::json error_json(const error& e);
+template <class Out>
+void error_fields(const error& e, Out& out);
 
 // {"code", "curve", "keyframe", "count", "message"}.
 nlohmann::json warning_json(const warning& w);
