@@ -101,6 +101,8 @@ struct input::impl {
     bool part = false;
     std::uint64_t base = 0;
     std::size_t size = 0;
+    // A regular file opened whole: what its fstat said.
+    std::optional<file_stamp> stamp;
     // The next byte read() hands out.
     std::size_t pos = 0;
 };
@@ -190,6 +192,10 @@ input input::adopt(int fd, std::error_code& ec, bool any_type, bool at_start,
         m->regular = true;
         m->size = static_cast<std::size_t>(st.st_size);
         m->file->size = m->size;
+        m->stamp = file_stamp{
+            static_cast<std::uint64_t>(st.st_size),
+            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
+            static_cast<std::uint64_t>(st.st_ino)};
     }
     result.impl_ = std::move(m);
     if (result.impl_->regular && access == file_access::map) {
@@ -202,6 +208,10 @@ input input::adopt(int fd, std::error_code& ec, bool any_type, bool at_start,
 std::optional<std::uint64_t> input::file_size() const noexcept {
     if (!impl_ || !impl_->regular) return std::nullopt;
     return impl_->size;
+}
+
+std::optional<file_stamp> input::stamp() const noexcept {
+    return impl_ ? impl_->stamp : std::nullopt;
 }
 
 std::error_code input::map() noexcept {

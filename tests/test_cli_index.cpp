@@ -414,6 +414,36 @@ TEST_F(IndexCli, ReindexingSkipsUnchangedFilesWithoutReadingThem) {
     EXPECT_EQ(database(db).query("SELECT * FROM recordings").size(), 3u);
 }
 
+TEST_F(IndexCli, ANewDatabaseKeepsEachFilesStampAsStatGivesIt) {
+    const std::string a = write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string db = path("index.sqlite");
+    ASSERT_EQ(run({"index", "--sqlite", db, data()}).status, 0);
+    struct stat st {};
+    ASSERT_EQ(::stat(a.c_str(), &st), 0);
+    const json row = database(db).row(a);
+    EXPECT_EQ(row["size"], st.st_size);
+    EXPECT_EQ(row["mtime"], std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec);
+    EXPECT_EQ(row["inode"], st.st_ino);
+}
+
+// The second walk finds the same paths: the database then holds the first walk's rows, and its
+// rows replace them, warnings and all.
+TEST_F(IndexCli, AFolderNamedTwiceIntoANewDatabaseKeepsOneRowAndOneSetOfWarningsPerFile) {
+    write_file(in_data("a.bin"), quiet_model(shape::v11_compact));
+    const std::string b = write_file(in_data("b.bin"), warning_model());
+    const std::string db = path("index.sqlite");
+    const run_result r = run({"index", "--sqlite", db, "--jsonl", "-", data(), data()});
+    EXPECT_EQ(r.status, 0) << r.err;
+    const totals t = totals_of(r.err);
+    EXPECT_EQ(t.files, 4);
+    EXPECT_EQ(t.recordings, 4);
+    EXPECT_EQ(json_lines(r.out).size(), 4u);
+    database d(db);
+    EXPECT_EQ(d.query("SELECT * FROM recordings").size(), 2u);
+    EXPECT_EQ(d.row(b)["warnings_found"], 1);
+    EXPECT_EQ(d.query("SELECT * FROM warnings").size(), 1u);
+}
+
 TEST_F(IndexCli, AnUnreadableFileIsReadAgainByTheNextRun) {
     fs::create_symlink(in_data("nowhere"), in_data("gone.bin"));
     const std::string db = path("index.sqlite");

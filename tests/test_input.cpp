@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -310,7 +311,39 @@ TEST(Input, AStreamHasNoFileSize) {
     input stream = input::from_fd(p.read_end, ec);
     ASSERT_FALSE(ec);
     EXPECT_FALSE(stream.file_size());
+    EXPECT_FALSE(stream.stamp());
     EXPECT_TRUE(validate_input(stream, {}).rep.valid());
+}
+
+TEST(Input, ARegularFilesStampIsWhatStatSaysOfItsName) {
+    scratch_folder dir;
+    const bytes raw = small_file(shape::v11_compact);
+    const std::string name = write_bytes(dir.path() / "a.bin", raw);
+    struct stat st {};
+    ASSERT_EQ(::stat(name.c_str(), &st), 0);
+    for (const file_access access : {file_access::map, file_access::reads}) {
+        std::error_code ec;
+        const input in = input::open(name, ec, access);
+        ASSERT_FALSE(ec) << ec.message();
+        const std::optional<file_stamp> stamp = in.stamp();
+        ASSERT_TRUE(stamp);
+        EXPECT_EQ(stamp->size, raw.size());
+        EXPECT_EQ(stamp->mtime_ns,
+                  std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec);
+        EXPECT_EQ(stamp->inode, st.st_ino);
+    }
+}
+
+TEST(Input, APartOfAFileHasNoStampOfItsOwn) {
+    scratch_folder dir;
+    std::error_code ec;
+    const input whole =
+        input::open(write_bytes(dir.path() / "a.bin", small_file(shape::v11_compact)), ec);
+    ASSERT_FALSE(ec);
+    const input part = input::part(whole, 4, 8, ec);
+    ASSERT_FALSE(ec);
+    EXPECT_TRUE(whole.stamp());
+    EXPECT_FALSE(part.stamp());
 }
 
 TEST(Input, StartsLikeGzipIsTheTwoBytesOfGzip) {

@@ -161,7 +161,7 @@ class SqliteStore : public ::testing::Test {
         store.finish();
     }
 
-    const nlohmann::json options = options_json({});
+    const std::string options = options_json({}).dump();
 
   private:
     scratch_folder folder_;
@@ -206,7 +206,7 @@ TEST_F(SqliteStore, ARecordingsRowHoldsItsSummaryStampOptionsAndLine) {
     EXPECT_EQ(row["size"], file_bytes.size());
     EXPECT_EQ(row["mtime"], r.stamp->mtime_ns);
     EXPECT_EQ(row["inode"], 42);
-    EXPECT_EQ(row["checked_with"], options.dump());
+    EXPECT_EQ(row["checked_with"], options);
     EXPECT_EQ(row["report"], json_line("takes/a.bin", {{"valid", true}}));
     EXPECT_EQ(row["indexed_at"], indexed_at);
     // A file, not a member of an archive; measured by no --metrics.
@@ -270,13 +270,44 @@ TEST_F(SqliteStore, AStoredFileIsFoundWithItsStampOptionsAndVerdictAndRemovedByI
     const std::optional<known_file> known = store.lookup("a.bin");
     ASSERT_TRUE(known);
     EXPECT_EQ(known->stamp, r.stamp);
-    EXPECT_EQ(known->options, options.dump());
+    EXPECT_EQ(known->options, options);
     EXPECT_TRUE(known->valid);
     EXPECT_EQ(known->report, json_line("a.bin", {{"valid", true}}));
     EXPECT_FALSE(store.lookup("b.bin"));
     store.remove("a.bin");
     store.finish();
     EXPECT_FALSE(store.lookup("a.bin"));
+}
+
+TEST_F(SqliteStore, ANewDatabaseHoldsOnlyTheRowsOfTheRunThatOpenedIt) {
+    sqlite_store store(file(), false);
+    EXPECT_TRUE(store.holds_only_this_runs_rows());
+    store.put(recording_result("a.bin", small_file(shape::v10)), options, "{}", indexed_at);
+    EXPECT_TRUE(store.holds_only_this_runs_rows());
+    store.finish();
+}
+
+TEST_F(SqliteStore, ADatabaseThatHeldARowOrAnArchiveWhenOpenedHoldsRowsOfOtherRuns) {
+    write({recording_result("a.bin", small_file(shape::v10))});
+    EXPECT_FALSE(sqlite_store(file(), false).holds_only_this_runs_rows());
+    {
+        sqlite_store store(file(), false);
+        store.remove("a.bin");
+        store.put_archive("takes.tar", "tar", 1, 1, file_stamp{10240, 5, 6}, options, indexed_at);
+        store.finish();
+    }
+    EXPECT_FALSE(sqlite_store(file(), false).holds_only_this_runs_rows());
+}
+
+TEST_F(SqliteStore, AnIndexMergedInBringsRowsOfAnotherRun) {
+    write({recording_result("a.bin", small_file(shape::v10))});
+    scratch_folder other;
+    const std::string merged = (other.path() / "merged.sqlite").string();
+    sqlite_store store(merged, false);
+    ASSERT_TRUE(store.holds_only_this_runs_rows());
+    store.merge(file());
+    EXPECT_FALSE(store.holds_only_this_runs_rows());
+    store.finish();
 }
 
 TEST_F(SqliteStore, AMembersRowIsPlacedInItsArchiveAndComesBackWithTheArchivesRows) {
@@ -394,7 +425,7 @@ TEST_F(SqliteStore, EveryColumnOfEachKindOfRowHoldsItsValueOrNull) {
     for (const file_result& r : rows) {
         nlohmann::json row = null_columns();
         row["path"] = r.path;
-        row["checked_with"] = options.dump();
+        row["checked_with"] = options;
         row["report"] = line_of(r);
         row["indexed_at"] = indexed_at;
         row["member_ordinal"] = r.ordinal;

@@ -45,6 +45,19 @@ enum class file_access : std::uint8_t {
     reads,
 };
 
+// What fstat(2) said of a regular file when it was opened: enough to tell later whether the name
+// still leads to the same bytes (a file index keeps it to skip the files that did not change).
+struct file_stamp {
+    std::uint64_t size = 0;
+    // Nanoseconds since the Unix epoch.
+    std::int64_t mtime_ns = 0;
+    // A file replaced by another of the same size and mtime (a copy that keeps times) has another
+    // inode.
+    std::uint64_t inode = 0;
+
+    bool operator==(const file_stamp&) const = default;
+};
+
 // Bytes an input pulls from elsewhere than a descriptor (a member of an archive inflated as it is
 // read): input::from_source.
 class byte_source {
@@ -100,6 +113,9 @@ class input : public offset_source {
     // A regular file read from its start (mapped or not): its size when opened; for a stream,
     // nullopt.
     std::optional<std::uint64_t> file_size() const noexcept;
+    // A regular file opened by name or descriptor and read from its start: its stamp when it was
+    // opened (the same fstat as its size); nullopt for a stream or a part of a file.
+    std::optional<file_stamp> stamp() const noexcept;
     // Maps a regular file opened with file_access::reads (nothing to do when it is mapped): the
     // error of the mapping, or invalid_argument for a stream.
     std::error_code map() noexcept;

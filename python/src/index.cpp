@@ -65,7 +65,7 @@ py::tuple list_files(const py::list& operand_names) {
     collector found;
     {
         py::gil_scoped_release release;
-        for (const std::string& operand : operands) tools::walk_operand(operand, found, false);
+        for (const std::string& operand : operands) tools::walk_operand(operand, found);
     }
     py::list paths;
     for (const std::string& p : found.paths) paths.append(name_text(p));

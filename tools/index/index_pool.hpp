@@ -43,18 +43,6 @@ unsigned shard_of(std::string_view path, unsigned shards);
 // The most shards of `--shard K/N`: N is an unsigned count, 1 to this.
 inline constexpr unsigned max_shards = std::numeric_limits<unsigned>::max();
 
-// What a stat of the file said; the database keeps it to skip unchanged files.
-struct file_stamp {
-    std::uint64_t size = 0;
-    // Nanoseconds since the Unix epoch.
-    std::int64_t mtime_ns = 0;
-    // A file replaced by another of the same size and mtime (a copy that keeps times) has
-    // another inode.
-    std::uint64_t inode = 0;
-
-    bool operator==(const file_stamp&) const = default;
-};
-
 enum class file_outcome : std::uint8_t {
     // Its content is an archive: `feed` gives its members' results (member_feed).
     archive,
@@ -98,7 +86,11 @@ struct file_result {
     bool only_archive = false;
     // The database held it as an archive (lookup_archive): a file now, its rows go.
     bool was_archive = false;
+    // What a stat said of the file before it was handed over, for the database to compare with
+    // its own; with stamp_when_opened, what the worker's fstat said when it opened the file (a
+    // database that holds no row to compare with is kept the stat of a file's path).
     std::optional<file_stamp> stamp;
+    bool stamp_when_opened = false;
     // `recording`, or `unchanged` with the database's verdict, which the workers pass through.
     file_outcome outcome = file_outcome::recording;
     bool known_valid = false;

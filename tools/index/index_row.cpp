@@ -73,7 +73,7 @@ void member_size(const row_source& from, std::string_view name, json_object_text
     if (from.member) fields.count(name, from.member->size);
 }
 
-store_source::store_source(const file_result& result, const nlohmann::json& options,
+store_source::store_source(const file_result& result, std::string_view options,
                            std::string_view report, std::int64_t indexed_at_ns)
     : result(result),
       options(options),
@@ -296,7 +296,7 @@ value inode(const store_source& from) {
 }
 
 value checked_with(const store_source& from) {
-    return text(from.options.dump());
+    return text_of(from.options);
 }
 
 value report(const store_source& from) {

@@ -82,13 +82,14 @@ struct file_result;
 namespace detail {
 
 // What a row of table recordings is stored from (sqlite_store::put): the file's result, the
-// options it was checked under (options_json), the row's line and when it was written.
+// text of the options it was checked under (indexer::stored_options), the row's line and when it
+// was written.
 struct store_source {
-    store_source(const file_result& result, const nlohmann::json& options, std::string_view report,
+    store_source(const file_result& result, std::string_view options, std::string_view report,
                  std::int64_t indexed_at_ns);
 
     const file_result& result;
-    const nlohmann::json& options;
+    std::string_view options;
     std::string_view report;
     std::int64_t indexed_at_ns;
     // An invalid recording's error as its line has it (error_json), made once for the columns

@@ -50,13 +50,12 @@ std::int64_t now_ns() {
         .count();
 }
 
-void visit_entry(const fs::path& path, fs::file_type type, walk_visitor& visitor, bool stat_files) {
+void visit_entry(const fs::path& path, fs::file_type type, walk_visitor& visitor) {
     struct stat st {};
     const char* name = path.c_str();
     switch (type) {
         case fs::file_type::regular:
-            if (!stat_files) return visitor.file(path.native(), false, nullptr);
-            return visitor.file(path.native(), false, ::stat(name, &st) == 0 ? &st : nullptr);
+            return visitor.file(path.native(), false, nullptr);
         case fs::file_type::symlink:
             if (::stat(name, &st) != 0) return visitor.file(path.native(), false, nullptr);
             if (S_ISDIR(st.st_mode)) return;
@@ -86,7 +85,7 @@ fs::file_type type_of(const fs::directory_entry& entry) {
 }
 
 // False when some folder could not be listed whole.
-bool walk_folder(const std::string& root, walk_visitor& visitor, bool stat_files) {
+bool walk_folder(const std::string& root, walk_visitor& visitor) {
     bool complete = true;
     std::vector<fs::path> folders{fs::path(root)};
     while (!folders.empty()) {
@@ -100,7 +99,7 @@ bool walk_folder(const std::string& root, walk_visitor& visitor, bool stat_files
             if (type == fs::file_type::directory) {
                 folders.push_back(entry.path());
             } else {
-                visit_entry(entry.path(), type, visitor, stat_files);
+                visit_entry(entry.path(), type, visitor);
             }
         }
         if (ec) {
@@ -113,7 +112,7 @@ bool walk_folder(const std::string& root, walk_visitor& visitor, bool stat_files
 
 }  // namespace
 
-operand_kind walk_operand(const std::string& operand, walk_visitor& visitor, bool stat_files) {
+operand_kind walk_operand(const std::string& operand, walk_visitor& visitor) {
     if (operand == "-") {
         // Standard input: one recording read as it arrives, never a folder.
         visitor.file(operand, true, nullptr);
@@ -126,8 +125,7 @@ operand_kind walk_operand(const std::string& operand, walk_visitor& visitor, boo
     }
     const bool followed = ::stat(operand.c_str(), &st) == 0;
     if (followed && S_ISDIR(st.st_mode)) {
-        return walk_folder(operand, visitor, stat_files) ? operand_kind::folder
-                                                         : operand_kind::unwalked;
+        return walk_folder(operand, visitor) ? operand_kind::folder : operand_kind::unwalked;
     }
     if (followed && !S_ISREG(st.st_mode)) {
         visitor.other(operand);
@@ -175,13 +173,14 @@ indexer::indexer(const index_plan& plan, sqlite_store* store, index_observer& ob
 
 void indexer::add_operand(const std::string& operand) {
     walk_adder adder(*this);
-    operands_.emplace_back(operand, walk_operand(operand, adder, store_ != nullptr));
+    // One walk finds each path once; a second operand may find some again.
+    unique_walk_ = operands_.empty();
+    operands_.emplace_back(operand, walk_operand(operand, adder));
+    unique_walk_ = false;
 }
 
 void indexer::add_listed(const std::string& path, bool named) {
-    struct stat st {};
-    const bool stamped = store_ && path != "-" && ::stat(path.c_str(), &st) == 0;
-    add_file(path, named, stamped ? &st : nullptr);
+    add_file(path, named, nullptr);
 }
 
 void indexer::finish() {
@@ -213,6 +212,12 @@ void indexer::add_file(const std::string& path, bool named, const struct stat* s
         ++totals_.files;
         observer_.found();
     }
+    // A path of the run's first walk, in a database that holds no row but this run's, has no row
+    // to find: nothing is looked up, and the stamp kept is what the worker's fstat says when it
+    // opens the file (the main thread stats nothing).
+    const bool fresh = store_ && unique_walk_ && store_->holds_only_this_runs_rows();
+    struct stat own {};
+    if (store_ && !fresh && !st && path != "-" && ::stat(path.c_str(), &own) == 0) st = &own;
     std::optional<file_stamp> stamp;
     if (st) stamp = stamp_of(*st);
     file_result& r = pool_.next();
@@ -223,12 +228,13 @@ void indexer::add_file(const std::string& path, bool named, const struct stat* s
     r.only_archive = only_archive;
     r.was_archive = false;
     r.stamp = stamp;
+    r.stamp_when_opened = fresh && !stamp;
     r.outcome = file_outcome::recording;
     r.archive.clear();
     r.member.reset();
     r.ordinal = -1;
     r.feed.reset();
-    if (store_ && stamp) {
+    if (store_ && stamp && !fresh) {
         std::optional<known_file> known = only_archive ? std::nullopt : store_->lookup(path);
         if (known && !plan_.force && known->stamp == stamp &&
             known->options == stored_options_text_) {
@@ -313,7 +319,7 @@ void indexer::take_row(file_result& r) {
     // writes the same text, made once).
     const std::string line = store_ ? row.json_text() : std::string();
     observer_.row(r, std::move(row));
-    if (store_) store_->put(r, stored_options_, line, indexed_at_);
+    if (store_) store_->put(r, stored_options_text_, line, indexed_at_);
 }
 
 void indexer::take_archive(file_result& r) {
@@ -360,7 +366,7 @@ void indexer::take_archive(file_result& r) {
     // An archive that could not be read whole is read again by the next run.
     if (store_ && r.stamp && !unreadable) {
         store_->put_archive(r.path, archive_format_name(feed->format()), feed->entries(),
-                            feed->skipped() + other, *r.stamp, stored_options_, indexed_at_);
+                            feed->skipped() + other, *r.stamp, stored_options_text_, indexed_at_);
     }
 }
 

@@ -31,7 +31,7 @@ class walk_visitor {
   public:
     virtual ~walk_visitor() = default;
     // A file to index: `named` when it is the operand itself (indexed whatever its content);
-    // `st` is its stat when one was asked for and succeeded.
+    // `st` is its stat when the walk took one (the operand's, or a link's target's).
     virtual void file(const std::string& path, bool named, const struct stat* st) = 0;
     // A FIFO, socket or device: never opened (a FIFO would block).
     virtual void other(const std::string& path) = 0;
@@ -41,9 +41,9 @@ class walk_visitor {
 
 // Walks one operand: `-` is standard input and any operand that is not a folder is a file; a
 // folder is walked depth first, each folder's entries in the order it lists them; links to
-// folders are not followed (no loops), links to files are. With `stat_files`, the files found get
-// their stat (size, mtime and inode matter only to a database).
-operand_kind walk_operand(const std::string& operand, walk_visitor& visitor, bool stat_files);
+// folders are not followed (no loops), links to files are. A file found is handed over with the
+// stat the walk took of it (of the operand, or through a link), if any.
+operand_kind walk_operand(const std::string& operand, walk_visitor& visitor);
 
 struct index_plan {
     validate_options how{level::structure, layout_choice::automatic, {}};
@@ -144,6 +144,8 @@ class indexer {
     // The fields of the row being made, kept from row to row with their memory.
     json_object_text row_fields_;
     std::vector<std::pair<std::string, operand_kind>> operands_;
+    // The walk of the run's first operand is under way.
+    bool unique_walk_ = false;
     // Last: its workers stop before the members they use go away.
     index_pool pool_;
 };

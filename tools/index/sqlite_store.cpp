@@ -402,6 +402,12 @@ sqlite_store::sqlite_store(const std::string& file, bool track_seen,
             "inode, checked_with, indexed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
         exec("BEGIN IMMEDIATE");
         in_transaction_ = true;
+        batch_began_ = std::chrono::steady_clock::now();
+        data_version_ = read_data_version();
+        statement any_row(db_,
+                          "SELECT EXISTS (SELECT 1 FROM recordings) OR "
+                          "EXISTS (SELECT 1 FROM archives)");
+        only_this_runs_rows_ = any_row.step() && sqlite3_column_int(any_row.get(), 0) == 0;
     } catch (...) {
         // Nothing of a refused database was changed: its transaction is given up.
         if (in_transaction_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -526,11 +532,25 @@ void sqlite_store::exec(const char* sql) {
 
 void sqlite_store::changed() {
     if (++pending_ < batch_size) return;
+    // Each commit writes every page its batch changed, and the batch of a quick run touches the
+    // index of paths all over: a run that makes 500 changes in less than min_batch_time goes on
+    // to the next commit point.
+    if (std::chrono::steady_clock::now() - batch_began_ < min_batch_time) return;
     exec("COMMIT");
     in_transaction_ = false;
     pending_ = 0;
     exec("BEGIN IMMEDIATE");
     in_transaction_ = true;
+    batch_began_ = std::chrono::steady_clock::now();
+    // Another run committed between the two transactions: its rows are in.
+    const std::int64_t version = read_data_version();
+    if (version != data_version_) only_this_runs_rows_ = false;
+    data_version_ = version;
+}
+
+std::int64_t sqlite_store::read_data_version() {
+    statement s(db_, "PRAGMA data_version");
+    return s.step() ? sqlite3_column_int64(s.get(), 0) : 0;
 }
 
 std::optional<known_file> sqlite_store::lookup(std::string_view path) {
@@ -573,7 +593,7 @@ void sqlite_store::forget_archive(std::string_view path) {
 
 void sqlite_store::put_archive(std::string_view path, std::string_view format,
                                std::uint64_t entries, std::uint64_t other, const file_stamp& stamp,
-                               const nlohmann::json& options, std::int64_t indexed_at_ns) {
+                               std::string_view options, std::int64_t indexed_at_ns) {
     insert_archive_.bind_path(1, path)
         .bind(2, format)
         .bind(3, as_int(entries))
@@ -581,7 +601,7 @@ void sqlite_store::put_archive(std::string_view path, std::string_view format,
         .bind(5, as_int(stamp.size))
         .bind(6, stamp.mtime_ns)
         .bind(7, as_int(stamp.inode))
-        .bind(8, options.dump())
+        .bind(8, options)
         .bind(9, indexed_at_ns);
     insert_archive_.step();
     insert_archive_.reset();
@@ -612,8 +632,8 @@ void sqlite_store::for_each_archive_row(std::string_view path,
     } while (!page.empty());
 }
 
-void sqlite_store::put(const file_result& r, const nlohmann::json& options,
-                       std::string_view report_line, std::int64_t indexed_at_ns) {
+void sqlite_store::put(const file_result& r, std::string_view options, std::string_view report_line,
+                       std::int64_t indexed_at_ns) {
     const detail::store_source from(r, options, report_line, indexed_at_ns);
     // The parameters of upsert_sql: ?1, ?2, ... the table's columns in order.
     int parameter = 0;
@@ -707,6 +727,8 @@ void sqlite_store::merge(const std::string& file) {
         in_transaction_ = false;
         pending_ = 0;
     }
+    // Whatever the input holds comes in.
+    only_this_runs_rows_ = false;
     {
         statement attach(db_, "ATTACH DATABASE ?1 AS shard");
         attach.bind(1, file);

@@ -8,6 +8,7 @@
 // two names never merge). Only one thread may use it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -86,6 +87,12 @@ class sqlite_store {
     sqlite_store(const sqlite_store&) = delete;
     sqlite_store& operator=(const sqlite_store&) = delete;
 
+    // Whether every row the database holds is one this run put: it held none when it was opened,
+    // and no other run has written to it since (each transaction holds the write lock to its end,
+    // and PRAGMA data_version, read as each begins, tells whether another connection committed
+    // in between). A lookup then finds nothing but what this run put.
+    bool holds_only_this_runs_rows() const noexcept { return only_this_runs_rows_; }
+
     // The row of the file `path` (not of an archive's member), if there is one.
     std::optional<known_file> lookup(std::string_view path);
     // The archive `path` as the last run that walked it whole left it, if one did.
@@ -98,15 +105,15 @@ class sqlite_store {
     // members' rows) or as a file, before it is read again as an archive.
     void forget_archive(std::string_view path);
     // Records that the archive `path` (of `format`, with `entries` entries, `other` of them not
-    // recordings, stamped `stamp`) was walked whole under `options` (stored_options): every row
-    // of its members is in.
+    // recordings, stamped `stamp`) was walked whole under `options` (the text of
+    // indexer::stored_options): every row of its members is in.
     void put_archive(std::string_view path, std::string_view format, std::uint64_t entries,
-                     std::uint64_t other, const file_stamp& stamp, const nlohmann::json& options,
+                     std::uint64_t other, const file_stamp& stamp, std::string_view options,
                      std::int64_t indexed_at_ns);
     // Inserts or replaces the row of a recording or unreadable file (or member, or archive whose
     // walk stopped: r.archive, r.member, r.ordinal) and its warnings, made under the options
-    // `options` (options_json) with `report` its JSON Lines object.
-    void put(const file_result& r, const nlohmann::json& options, std::string_view report,
+    // `options` (the text of indexer::stored_options) with `report` its JSON Lines object.
+    void put(const file_result& r, std::string_view options, std::string_view report,
              std::int64_t indexed_at_ns);
     // A path this run found but did not read again (unchanged).
     void seen(std::string_view path);
@@ -180,15 +187,23 @@ class sqlite_store {
     // journal_mode WAL, waiting for another run's commit as the busy handler cannot.
     void use_wal();
     void exec(const char* sql);
-    // Counts a change; commits and begins a new transaction every batch_size changes.
+    // Counts a change; commits and begins a new transaction every batch_size changes, but not
+    // before the transaction is min_batch_time old.
     void changed();
+    // PRAGMA data_version: changed when another connection committed.
+    std::int64_t read_data_version();
 
     static constexpr int batch_size = 500;
+    static constexpr std::chrono::milliseconds min_batch_time{250};
 
     sqlite3* db_ = nullptr;
     bool track_seen_ = false;
     bool in_transaction_ = false;
     int pending_ = 0;
+    bool only_this_runs_rows_ = false;
+    // As read when the transaction under way began, and when that was.
+    std::int64_t data_version_ = 0;
+    std::chrono::steady_clock::time_point batch_began_;
     statement lookup_;
     statement lookup_archive_;
     statement archive_rows_;
