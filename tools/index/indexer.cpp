@@ -8,6 +8,7 @@
 #include <system_error>
 #include <utility>
 
+#include "index/store_writer.hpp"
 #include "os/text.hpp"
 #include "report/metrics_json.hpp"
 #include "report/report_json.hpp"
@@ -169,6 +170,15 @@ indexer::indexer(const index_plan& plan, sqlite_store* store, index_observer& ob
             std::to_string(std::max(1u, plan.jobs)) +
             " threads started (the system refused the next: " + pool_.refusal().message() + ")");
     }
+    if (store_) {
+        writer_.emplace(*store_, stored_options_text_);
+        if (writer_->refusal()) {
+            observer_.note(
+                "warning: the database is written by the main thread (the system "
+                "refused a thread of its own: " +
+                writer_->refusal().message() + ")");
+        }
+    }
 }
 
 void indexer::add_operand(const std::string& operand) {
@@ -185,8 +195,9 @@ void indexer::add_listed(const std::string& path, bool named) {
 
 void indexer::finish() {
     pool_.finish();
-    if (plan_.prune && store_) prune();
-    if (store_) store_->finish();
+    if (!writer_) return;
+    if (plan_.prune) prune();
+    writer_->locked([](sqlite_store& s) { s.finish(); }, true);
 }
 
 bool indexer::mine(std::string_view path) const {
@@ -235,7 +246,8 @@ void indexer::add_file(const std::string& path, bool named, const struct stat* s
     r.ordinal = -1;
     r.feed.reset();
     if (store_ && stamp && !fresh) {
-        std::optional<known_file> known = only_archive ? std::nullopt : store_->lookup(path);
+        std::optional<known_file> known;
+        if (!only_archive) known = writer_->locked([&](sqlite_store& s) { return s.lookup(path); });
         if (known && !plan_.force && known->stamp == stamp &&
             known->options == stored_options_text_) {
             // The stored text is the database's, whatever wrote it (a merged shard, a hand): it
@@ -248,7 +260,8 @@ void indexer::add_file(const std::string& path, bool named, const struct stat* s
                 r.known_fields = std::move(report);
             }
         } else if (!known && plan_.archives) {
-            const std::optional<known_file> archive = store_->lookup_archive(path);
+            const std::optional<known_file> archive =
+                writer_->locked([&](sqlite_store& s) { return s.lookup_archive(path); });
             r.was_archive = archive.has_value();
             if (archive && !plan_.force && archive->stamp == stamp &&
                 archive->options == stored_options_text_) {
@@ -280,12 +293,14 @@ void indexer::take(file_result& r) {
             ++totals_.recordings;
             if (!r.known_valid) ++totals_.invalid;
             observer_.row(r, index_row(r.path, std::move(r.known_fields)));
-            store_->seen(r.path);
+            writer_->locked([&](sqlite_store& s) { s.seen(r.path); });
             return;
         case file_outcome::unreadable:
         case file_outcome::recording:
             // A file the database held as an archive: those rows go.
-            if (store_ && r.was_archive) store_->forget_archive(r.path);
+            if (store_ && r.was_archive) {
+                writer_->locked([&](sqlite_store& s) { s.forget_archive(r.path); }, true);
+            }
             observer_.done();
             take_row(r);
             return;
@@ -317,16 +332,16 @@ void indexer::take_row(file_result& r) {
                              fields);
     // The database's line is made before the observer takes the row (the command's --jsonl then
     // writes the same text, made once).
-    const std::string line = store_ ? row.json_text() : std::string();
+    std::string line = store_ ? row.json_text() : std::string();
     observer_.row(r, std::move(row));
-    if (store_) store_->put(r, stored_options_text_, line, indexed_at_);
+    if (store_) writer_->put(r, std::move(line), indexed_at_);
 }
 
 void indexer::take_archive(file_result& r) {
     if (!r.only_archive) observer_.done();
     ++totals_.archives;
     // Its rows are made again: those of members now gone must not stay.
-    if (store_) store_->forget_archive(r.path);
+    if (store_) writer_->locked([&](sqlite_store& s) { s.forget_archive(r.path); }, true);
     const std::shared_ptr<member_feed> feed = std::move(r.feed);
     file_result m;
     bool unreadable = false;
@@ -365,8 +380,12 @@ void indexer::take_archive(file_result& r) {
     }
     // An archive that could not be read whole is read again by the next run.
     if (store_ && r.stamp && !unreadable) {
-        store_->put_archive(r.path, archive_format_name(feed->format()), feed->entries(),
-                            feed->skipped() + other, *r.stamp, stored_options_text_, indexed_at_);
+        writer_->locked(
+            [&](sqlite_store& s) {
+                s.put_archive(r.path, archive_format_name(feed->format()), feed->entries(),
+                              feed->skipped() + other, *r.stamp, stored_options_text_, indexed_at_);
+            },
+            true);
     }
 }
 
@@ -375,25 +394,27 @@ void indexer::replay_archive(const file_result& r) {
     ++totals_.archives;
     totals_.other += r.known_other;
     totals_.files += r.known_other;
-    store_->seen(r.path);
-    store_->for_each_archive_row(r.path, [&](const stored_row& row) {
-        // Each is mine when this database holds it (one shard holds only its own).
-        nlohmann::json fields = nlohmann::json::parse(row.report, nullptr, false);
-        if (!fields.is_object()) fields = nlohmann::json::object();
-        file_result known;
-        known.path = row.path;
-        if (row.stopped) {
-            ++totals_.damaged_archives;
-        } else {
-            observer_.found();
-            observer_.done();
-            ++totals_.files;
-            ++totals_.recordings;
-            ++totals_.unchanged;
-        }
-        if (!row.valid) ++totals_.invalid;
-        observer_.row(known, index_row(row.path, std::move(fields)));
-        store_->seen(row.path);
+    writer_->locked([&](sqlite_store& store) {
+        store.seen(r.path);
+        store.for_each_archive_row(r.path, [&](const stored_row& row) {
+            // Each is mine when this database holds it (one shard holds only its own).
+            nlohmann::json fields = nlohmann::json::parse(row.report, nullptr, false);
+            if (!fields.is_object()) fields = nlohmann::json::object();
+            file_result known;
+            known.path = row.path;
+            if (row.stopped) {
+                ++totals_.damaged_archives;
+            } else {
+                observer_.found();
+                observer_.done();
+                ++totals_.files;
+                ++totals_.recordings;
+                ++totals_.unchanged;
+            }
+            if (!row.valid) ++totals_.invalid;
+            observer_.row(known, index_row(row.path, std::move(fields)));
+            store.seen(row.path);
+        });
     });
 }
 
@@ -419,17 +440,21 @@ void indexer::add_metrics(json_object_text& fields, const file_result& r) const 
 // that is missing (an unmounted drive, a folder renamed during the run) or a folder that could not
 // be listed says nothing about the files that were there.
 void indexer::prune() {
+    writer_->locked([&](sqlite_store& store) { prune_in(store); }, true);
+}
+
+void indexer::prune_in(sqlite_store& store) {
     for (const auto& [operand, kind] : operands_) {
         if (kind == operand_kind::unwalked) continue;
         const bool folder = kind == operand_kind::folder;
-        for (const std::string& path : store_->unseen_under(operand, folder)) {
+        for (const std::string& path : store.unseen_under(operand, folder)) {
             if (!mine(path)) continue;
-            store_->remove(path);
+            store.remove(path);
             ++totals_.pruned;
         }
         // The archives gone: their entries (their members' rows went above, by their paths).
-        for (const std::string& path : store_->unseen_under(operand, folder, true)) {
-            store_->forget_archive(path);
+        for (const std::string& path : store.unseen_under(operand, folder, true)) {
+            store.forget_archive(path);
         }
     }
 }

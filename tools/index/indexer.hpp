@@ -19,6 +19,7 @@
 #include "index/index_pool.hpp"
 #include "index/index_row.hpp"
 #include "index/sqlite_store.hpp"
+#include "index/store_writer.hpp"
 
 namespace inputanim::tools {
 
@@ -129,6 +130,7 @@ class indexer {
     void take_row(file_result& r);
     void add_metrics(json_object_text& fields, const file_result& r) const;
     void prune();
+    void prune_in(sqlite_store& store);
 
     index_plan plan_;
     sqlite_store* store_;
@@ -146,6 +148,8 @@ class indexer {
     std::vector<std::pair<std::string, operand_kind>> operands_;
     // The walk of the run's first operand is under way.
     bool unique_walk_ = false;
+    // The database's writes, with a store: stops after the pool, whose rows it writes.
+    std::optional<store_writer> writer_;
     // Last: its workers stop before the members they use go away.
     index_pool pool_;
 };

@@ -8,6 +8,7 @@
 // two names never merge). Only one thread may use it.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -91,7 +92,11 @@ class sqlite_store {
     // and no other run has written to it since (each transaction holds the write lock to its end,
     // and PRAGMA data_version, read as each begins, tells whether another connection committed
     // in between). A lookup then finds nothing but what this run put.
-    bool holds_only_this_runs_rows() const noexcept { return only_this_runs_rows_; }
+    // Any thread may ask (store_writer writes on a thread of its own); the answer may be a
+    // batch late, which costs a skipped lookup at most: every put replaces a row of its path.
+    bool holds_only_this_runs_rows() const noexcept {
+        return only_this_runs_rows_.load(std::memory_order_relaxed);
+    }
 
     // The row of the file `path` (not of an archive's member), if there is one.
     std::optional<known_file> lookup(std::string_view path);
@@ -200,7 +205,7 @@ class sqlite_store {
     bool track_seen_ = false;
     bool in_transaction_ = false;
     int pending_ = 0;
-    bool only_this_runs_rows_ = false;
+    std::atomic<bool> only_this_runs_rows_ = false;
     // As read when the transaction under way began, and when that was.
     std::int64_t data_version_ = 0;
     std::chrono::steady_clock::time_point batch_began_;
