@@ -45,9 +45,38 @@ void recording::reset(std::span<const std::byte> bytes) noexcept {
 }
 
 error recording::open(std::span<const std::byte> bytes, const read_options& options) noexcept {
-    reset(bytes);
+    const detail::layout_candidates c =
+        detail::candidates(bytes.data(), bytes.size(), options.layout);
+    const bool v1_choice =
+        c.count >= 2 && !c.detecting &&
+        std::all_of(c.starts.begin(), c.starts.begin() + c.count,
+                    [](const detail::walk_start& s) { return s.header.edition == edition::v1; });
+    if (!v1_choice) {
+        // One layout to read, a 2019 layout to detect (whose walks ignore the limits) or a May
+        // 2019 bool key size to find: the reader chooses.
+        reset(bytes);
+        reader r(bytes, options);
+        return walk_into_table(r);
+    }
+    // A v1.1 file under `automatic`: the reader would walk the candidates to choose one
+    // (detail::choose_walk) and then walk the chosen one again. Each is walked here as that
+    // choice asks, into the table, under the lone choice that reads it (choice_of): when the last
+    // walk is the chosen one (a sound first candidate, nearly every file), the table holds it and
+    // the file was walked once.
+    std::size_t last = c.count;
+    error last_end;
+    const auto walk_candidate = [&](std::size_t i) {
+        reset(bytes);
+        reader r(bytes, read_options{choice_of(c.starts[i].header), options.limits});
+        last = i;
+        last_end = walk_into_table(r);
+        return last_end;
+    };
+    const std::size_t chosen = detail::choose_walk(c, walk_candidate);
+    return chosen == last ? last_end : walk_candidate(chosen);
+}
 
-    reader r(bytes, options);
+error recording::walk_into_table(reader& r) noexcept {
     if (const error& e = r.open()) return e;
     header_ = r.header();
     detail::walk_totals totals;
@@ -72,7 +101,7 @@ error recording::open(std::span<const std::byte> bytes, const read_options& opti
             totals.markers = r.marker_count();
             totals.fill(summary_, header_);
             if (it == item::error) return r.error();
-            markers_ = marker_range(bytes, first_marker, r.marker_count());
+            markers_ = marker_range(bytes_, first_marker, r.marker_count());
             return {};
         }
     }

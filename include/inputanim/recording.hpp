@@ -162,6 +162,9 @@ class recording {
   private:
     enum class walk : std::uint8_t { sound, unsound, not_by_reads };
     void reset(std::span<const std::byte> bytes) noexcept;
+    // The table and summary of the pull walk of `r` (a reader over bytes_, not opened yet); its
+    // first structural error.
+    error walk_into_table(reader& r) noexcept;
     walk walk_by_reads(const offset_source& file, file_header header, std::uint64_t first_curve,
                        const limits& lim) noexcept;
 
