@@ -1,12 +1,15 @@
 // Specification of recording::open_by_reads: on a structurally sound file it builds the table
 // and summary open() builds, with its keyframe views in the mapping given, without reading the
 // mapping; on anything else it declines (false, an empty recording) and leaves the verdict to
-// open().
+// open(). And of open() under `automatic` on a v1.1 file: the reader's table and error, whichever
+// layout its choice takes.
 #include <sys/mman.h>
 
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "support/builders.hpp"
@@ -178,4 +181,72 @@ TEST(RecordingByReads, AFileThatCannotBeReadIsDeclined) {
     EXPECT_FALSE(read.open_by_reads(view(b), failing_source(std::errc::io_error)));
     EXPECT_TRUE(read.curves().empty());
     EXPECT_EQ(read.summary().curves, 0u);
+}
+
+namespace {
+
+// What the pull reader under `options` yields of `b`: its header, the curves (id, offset, key
+// count) and the error it ends with.
+struct pulled {
+    file_header header{};
+    std::vector<std::tuple<curve_id, std::uint64_t, std::size_t>> curves;
+    error end{};
+};
+pulled pull(const bytes& b, const read_options& options) {
+    pulled p;
+    reader r(view(b), options);
+    item it = r.next();
+    for (; it == item::curve || it == item::marker; it = r.next()) {
+        if (it == item::curve)
+            p.curves.emplace_back(r.curve().id, r.curve().offset, r.curve().keys.size());
+    }
+    p.header = r.header();
+    p.end = it == item::error ? r.error() : error{};
+    return p;
+}
+
+}  // namespace
+
+// recording::open walks each candidate layout of a v1.1 file under `automatic` into its table as
+// the reader chooses between them, and keeps the walk when the chosen one was the last: whichever
+// candidate wins, and whether or not it is sound, the table and the error are the reader's.
+TEST(RecordingOpen, AV11FileUnderAutomaticIsWhatTheReaderReadsWhicheverLayoutIsChosen) {
+    std::vector<std::pair<std::string, bytes>> files;
+    files.emplace_back("sound compact", small_file(shape::v11_compact));
+    files.emplace_back("sound full", small_file(shape::v11_full));
+    {
+        const model m = small_model(shape::v11_full);
+        bytes b = write(m);
+        put_i32(b, curve_offset(m, 394), 3);
+        files.emplace_back("full damaged, its walk the further", b);
+    }
+    {
+        bytes b = small_file(shape::v11_compact);
+        b.resize(b.size() - 1);
+        files.emplace_back("compact cut, its walk the further", b);
+    }
+    {
+        bytes b = small_file(shape::v11_full);
+        put_i32(b, 19, 16);
+        files.emplace_back("both walks fail at the first curve", b);
+    }
+    for (const auto& [what, b] : files) {
+        SCOPED_TRACE(what);
+        // A limit stops a walk soundly: the first candidate is then the choice.
+        limits tight;
+        tight.max_total_keyframes = 3;
+        for (const limits& lim : {limits{}, tight}) {
+            const read_options options{layout_choice::automatic, lim};
+            const pulled expected = pull(b, options);
+            recording rec;
+            EXPECT_EQ(rec.open(view(b), options), expected.end);
+            EXPECT_EQ(rec.header().layout, expected.header.layout);
+            ASSERT_EQ(rec.curves().size(), expected.curves.size());
+            for (std::size_t i = 0; i < rec.curves().size(); ++i) {
+                const curve_view& c = rec.curves()[i];
+                EXPECT_EQ(std::make_tuple(c.id, c.offset, c.keys.size()), expected.curves[i]);
+                EXPECT_EQ(rec.find(c.id), &c);
+            }
+        }
+    }
 }
