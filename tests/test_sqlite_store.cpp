@@ -299,6 +299,37 @@ TEST_F(SqliteStore, ADatabaseThatHeldARowOrAnArchiveWhenOpenedHoldsRowsOfOtherRu
     EXPECT_FALSE(sqlite_store(file(), false).holds_only_this_runs_rows());
 }
 
+TEST_F(SqliteStore, APathNewToTheDatabaseGetsItsWarningsOnceAndAPathWrittenAgainHasThemReplaced) {
+    const bytes file_bytes = small_file(shape::v11_full);
+    file_result r = recording_result("a.bin", file_bytes);
+    r.rep = validate(view(file_bytes), {level::full, layout_choice::automatic, {}});
+    ASSERT_GT(r.rep.warnings().size(), 0u);
+    const auto warnings_of_a = [&] {
+        database db(file());
+        return db.query("SELECT code FROM warnings WHERE path = ?1", "a.bin").size();
+    };
+    {
+        sqlite_store store(file(), false);
+        r.new_in_store = true;
+        store.put(r, options, "{}", indexed_at);
+        // Written again by the same run, so no longer new: its warnings are replaced.
+        r.new_in_store = false;
+        store.put(r, options, "{}", indexed_at);
+        store.finish();
+    }
+    EXPECT_EQ(warnings_of_a(), r.rep.warnings().size());
+    {
+        // A database with another run's rows: a path said to be new (the database changed after
+        // the file was handed over) has its warnings cleared all the same.
+        sqlite_store store(file(), false);
+        ASSERT_FALSE(store.holds_only_this_runs_rows());
+        r.new_in_store = true;
+        store.put(r, options, "{}", indexed_at);
+        store.finish();
+    }
+    EXPECT_EQ(warnings_of_a(), r.rep.warnings().size());
+}
+
 TEST_F(SqliteStore, AnIndexMergedInBringsRowsOfAnotherRun) {
     write({recording_result("a.bin", small_file(shape::v10))});
     scratch_folder other;

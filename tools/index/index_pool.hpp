@@ -91,6 +91,10 @@ struct file_result {
     // database that holds no row to compare with is kept the stat of a file's path).
     std::optional<file_stamp> stamp;
     bool stamp_when_opened = false;
+    // Its path has no row in the database: it held no other run's rows when the file was handed
+    // over, and the run's first walk finds each path once (sqlite_store::put then has no warnings
+    // of it to clear, unless another run has written since).
+    bool new_in_store = false;
     // `recording`, or `unchanged` with the database's verdict, which the workers pass through.
     file_outcome outcome = file_outcome::recording;
     bool known_valid = false;

@@ -240,6 +240,7 @@ void indexer::add_file(const std::string& path, bool named, const struct stat* s
     r.was_archive = false;
     r.stamp = stamp;
     r.stamp_when_opened = fresh && !stamp;
+    r.new_in_store = fresh;
     r.outcome = file_outcome::recording;
     r.archive.clear();
     r.member.reset();

@@ -656,9 +656,11 @@ void sqlite_store::put(const file_result& r, std::string_view options, std::stri
     upsert_.step();
     upsert_.reset();
 
-    clear_warnings_.bind_path(1, r.path).bind(2, r.ordinal);
-    clear_warnings_.step();
-    clear_warnings_.reset();
+    if (!(r.new_in_store && holds_only_this_runs_rows())) {
+        clear_warnings_.bind_path(1, r.path).bind(2, r.ordinal);
+        clear_warnings_.step();
+        clear_warnings_.reset();
+    }
     if (r.outcome == file_outcome::recording) {
         for (const warning& w : r.rep.warnings()) {
             insert_warning_.bind_path(1, r.path)
