@@ -137,17 +137,25 @@ def quat_rotate(q, v):
             vz + w * tz + (x * ty - y * tx))
 
 
-class ViewerTest(unittest.TestCase):
+class ViewCase(unittest.TestCase):
+    """Tests of one `inputanim view` in one Chromium: the recordings the class writes into a
+    scratch folder (view_arguments), the page loaded before the first test, everything stopped
+    and removed after the last."""
+
+    PREFIX = "inputanim-view-"
+    CHROMIUM_ARGUMENTS = ()
     driver = None
 
     @classmethod
+    def view_arguments(cls):
+        """Writes the class's recordings into cls.dir; the arguments of `inputanim view`."""
+        raise NotImplementedError
+
+    @classmethod
     def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="inputanim-viewer-")
-        cls.recording = os.path.join(cls.dir, "gen.bin")
-        r = run("gen", "-o", cls.recording, "--seconds", "10", "--markers", "3", "--seed", "3")
-        assert r.returncode == 0, r.stderr
-        cls.view = Server(["view", cls.recording])
-        cls.driver = chromium()
+        cls.dir = tempfile.mkdtemp(prefix=cls.PREFIX)
+        cls.view = Server(["view", *cls.view_arguments()])
+        cls.driver = chromium(cls.CHROMIUM_ARGUMENTS)
         cls.driver.get(cls.view.url)
         wait_loaded(cls.driver)
 
@@ -157,6 +165,17 @@ class ViewerTest(unittest.TestCase):
             cls.driver.quit()
         cls.view.stop()
         shutil.rmtree(cls.dir, ignore_errors=True)
+
+
+class ViewerTest(ViewCase):
+    PREFIX = "inputanim-viewer-"
+
+    @classmethod
+    def view_arguments(cls):
+        cls.recording = os.path.join(cls.dir, "gen.bin")
+        r = run("gen", "-o", cls.recording, "--seconds", "10", "--markers", "3", "--seed", "3")
+        assert r.returncode == 0, r.stderr
+        return [cls.recording]
 
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
@@ -438,33 +457,29 @@ def move_joint(source, target, curve, after, by):
         f.write(data)
 
 
-class CompareTest(unittest.TestCase):
+class CompareTest(ViewCase):
     """`inputanim view A --compare B`: B's hands and head as a ghost over A's, and their error
     plotted with its tolerances, for a pair whose left index tip moved 2 mm from 3 s."""
 
     # hand.left.joint.IndexTip.position.x: camera (7), hand states (4), 11 joints of 7 before it.
     INDEX_TIP_X = 7 + 4 + 11 * 7
 
+    PREFIX = "inputanim-compare-"
+
     @classmethod
-    def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="inputanim-compare-")
+    def view_arguments(cls):
         cls.a = os.path.join(cls.dir, "a.bin")
         cls.b = os.path.join(cls.dir, "b.bin")
         # Kept whole (--raw): a key every 1/60 s, so the change starts exactly at 3 s.
         assert run("gen", "-o", cls.a, "--seconds", "6", "--raw", "--seed", "1").returncode == 0
         move_joint(cls.a, cls.b, cls.INDEX_TIP_X, 3.0, 0.002)
-        cls.view = Server(["view", cls.a, "--compare", cls.b])
-        cls.driver = chromium()
-        cls.driver.get(cls.view.url)
-        wait_loaded(cls.driver)
-        WebDriverWait(cls.driver, 30).until(
-            lambda d: d.execute_script("return window.inputanim.comparison()") is not None)
+        return [cls.a, "--compare", cls.b]
 
     @classmethod
-    def tearDownClass(cls):
-        cls.driver.quit()
-        cls.view.stop()
-        shutil.rmtree(cls.dir, ignore_errors=True)
+    def setUpClass(cls):
+        super().setUpClass()
+        WebDriverWait(cls.driver, 30).until(
+            lambda d: d.execute_script("return window.inputanim.comparison()") is not None)
 
     def comparison(self):
         return self.driver.execute_script("return window.inputanim.comparison()")
@@ -541,27 +556,19 @@ class CompareTest(unittest.TestCase):
             view.stop()
 
 
-class June2019Test(unittest.TestCase):
+class June2019Test(ViewCase):
     """A June 2019 recording opens on a plot of curves that move, and a constant series is drawn
     across the middle of its plot."""
 
+    PREFIX = "inputanim-june-"
+
     @classmethod
-    def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="inputanim-june-")
+    def view_arguments(cls):
         cls.recording = os.path.join(cls.dir, "june.bin")
         june_2019(cls.recording, 6, 4)
         info = json.loads(run("info", "--format", "json", cls.recording).stdout)
         assert info["version"] == "2019-06", info
-        cls.view = Server(["view", cls.recording])
-        cls.driver = chromium()
-        cls.driver.get(cls.view.url)
-        wait_loaded(cls.driver)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.driver.quit()
-        cls.view.stop()
-        shutil.rmtree(cls.dir, ignore_errors=True)
+        return [cls.recording]
 
     def plotted(self, glob):
         WebDriverWait(self.driver, 30).until(
@@ -589,25 +596,18 @@ class June2019Test(unittest.TestCase):
         self.driver.save_screenshot(os.path.join(ARGS.out, "viewer-june-2019.png"))
 
 
-class WebGLFallbackTest(unittest.TestCase):
+class WebGLFallbackTest(ViewCase):
     """Chromium as it runs on a machine without a usable GPU: the page composited in software,
     SwiftShader drawing only the WebGL canvas (the configuration bench/viewer.py also times)."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="inputanim-fallback-")
-        cls.recording = os.path.join(cls.dir, "gen.bin")
-        assert run("gen", "-o", cls.recording, "--seconds", "4", "--seed", "5").returncode == 0
-        cls.view = Server(["view", cls.recording])
-        cls.driver = chromium(["--disable-gpu-compositing"])
-        cls.driver.get(cls.view.url)
-        wait_loaded(cls.driver)
+    PREFIX = "inputanim-fallback-"
+    CHROMIUM_ARGUMENTS = ("--disable-gpu-compositing",)
 
     @classmethod
-    def tearDownClass(cls):
-        cls.driver.quit()
-        cls.view.stop()
-        shutil.rmtree(cls.dir, ignore_errors=True)
+    def view_arguments(cls):
+        cls.recording = os.path.join(cls.dir, "gen.bin")
+        assert run("gen", "-o", cls.recording, "--seconds", "4", "--seed", "5").returncode == 0
+        return [cls.recording]
 
     def test_draws_and_plays(self):
         self.driver.execute_script("window.inputanim.setTime(arguments[0])", 2.0)
