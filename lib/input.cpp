@@ -192,10 +192,7 @@ input input::adopt(int fd, std::error_code& ec, bool any_type, bool at_start,
         m->regular = true;
         m->size = static_cast<std::size_t>(st.st_size);
         m->file->size = m->size;
-        m->stamp = file_stamp{
-            static_cast<std::uint64_t>(st.st_size),
-            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
-            static_cast<std::uint64_t>(st.st_ino)};
+        m->stamp = stamp_of(st);
     }
     result.impl_ = std::move(m);
     if (result.impl_->regular && access == file_access::map) {
@@ -208,6 +205,12 @@ input input::adopt(int fd, std::error_code& ec, bool any_type, bool at_start,
 std::optional<std::uint64_t> input::file_size() const noexcept {
     if (!impl_ || !impl_->regular) return std::nullopt;
     return impl_->size;
+}
+
+file_stamp stamp_of(const struct ::stat& st) noexcept {
+    return {static_cast<std::uint64_t>(st.st_size),
+            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
+            static_cast<std::uint64_t>(st.st_ino)};
 }
 
 std::optional<file_stamp> input::stamp() const noexcept {

@@ -28,6 +28,9 @@
 #include "inputanim/stream.hpp"
 #include "inputanim/validate.hpp"
 
+// POSIX's, from <sys/stat.h>: stamp_of takes one.
+struct stat;
+
 namespace inputanim {
 
 namespace detail {
@@ -57,6 +60,8 @@ struct file_stamp {
 
     bool operator==(const file_stamp&) const = default;
 };
+// The stamp of what stat(2) or fstat(2) said of a file.
+file_stamp stamp_of(const struct ::stat& st) noexcept;
 
 // Bytes an input pulls from elsewhere than a descriptor (a member of an archive inflated as it is
 // read): input::from_source.

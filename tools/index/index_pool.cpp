@@ -57,7 +57,7 @@ bool open_file(file_result& r, input& file) {
         return false;
     }
     r.bytes = file.file_size().value_or(0);
-    if (r.stamp_when_opened) r.stamp = file.stamp();
+    if (r.new_in_store && !r.stamp) r.stamp = file.stamp();
     return true;
 }
 

@@ -87,10 +87,9 @@ struct file_result {
     // The database held it as an archive (lookup_archive): a file now, its rows go.
     bool was_archive = false;
     // What a stat said of the file before it was handed over, for the database to compare with
-    // its own; with stamp_when_opened, what the worker's fstat said when it opened the file (a
-    // database that holds no row to compare with is kept the stat of a file's path).
+    // its own; for a file new_in_store that came without one, what the worker's fstat said when
+    // it opened the file (with no row to compare with, the main thread stats nothing).
     std::optional<file_stamp> stamp;
-    bool stamp_when_opened = false;
     // Its path has no row in the database: it held no other run's rows when the file was handed
     // over, and the run's first walk finds each path once (sqlite_store::put then has no warnings
     // of it to clear, unless another run has written since).

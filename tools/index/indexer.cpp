@@ -8,7 +8,6 @@
 #include <system_error>
 #include <utility>
 
-#include "index/store_writer.hpp"
 #include "os/text.hpp"
 #include "report/metrics_json.hpp"
 #include "report/report_json.hpp"
@@ -18,12 +17,6 @@ namespace inputanim::tools {
 namespace {
 
 namespace fs = std::filesystem;
-
-file_stamp stamp_of(const struct stat& st) {
-    return {static_cast<std::uint64_t>(st.st_size),
-            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
-            static_cast<std::uint64_t>(st.st_ino)};
-}
 
 nlohmann::json stored_options(const index_plan& plan) {
     nlohmann::json options = options_json(plan.how);
@@ -239,7 +232,6 @@ void indexer::add_file(const std::string& path, bool named, const struct stat* s
     r.only_archive = only_archive;
     r.was_archive = false;
     r.stamp = stamp;
-    r.stamp_when_opened = fresh && !stamp;
     r.new_in_store = fresh;
     r.outcome = file_outcome::recording;
     r.archive.clear();

@@ -15,7 +15,6 @@
 #include <exception>
 #include <mutex>
 #include <string>
-#include <string_view>
 #include <system_error>
 #include <thread>
 #include <utility>
