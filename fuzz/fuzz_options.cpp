@@ -262,6 +262,7 @@ std::optional<shared_options> parse_shared(std::vector<std::string> args) {
     cli::add_layout_choice_option(app, s.choice);
     cli::add_max_rows_option(app, s.max_rows, "rows");
     cli::add_event_kind_option(app, s.events);
+    cli::strict_flags(app);
     std::reverse(args.begin(), args.end());
     try {
         app.parse(args);

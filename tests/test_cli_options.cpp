@@ -125,6 +125,54 @@ TEST_F(OptionsCli, AWindowMessageNamesTheEndAsTheCommandLineGaveIt) {
         << version.err;
 }
 
+TEST_F(OptionsCli, AFlagTakesOnlyATrueOrFalseWordWhereverItStands) {
+    const std::string f = write_file("in.bin", generated());
+    // The value CLI11 would not read when another --upload-limits came after it is refused too.
+    for (const args& order :
+         {args{"validate", "--upload-limits=falsepinch", "--max-ratio=1", f},
+          args{"validate", "--max-ratio=1", "--upload-limits=falsepinch", f},
+          args{"validate", "--upload-limits=1x", f}, args{"info", "--json=2", f},
+          args{"index", "--jsonl", "-", "--invalid-ok=maybe", f}}) {
+        const run_result r = run(order);
+        EXPECT_EQ(r.status, 2) << order.at(1);
+        EXPECT_NE(r.err.find("is not true or false"), std::string::npos) << r.err;
+        EXPECT_EQ(r.out, "");
+    }
+    // The words, in any case: what each says, as the bare flag or its absence.
+    const auto limits_of = [&](const args& a) {
+        const run_result r = run(a);
+        EXPECT_EQ(r.status, 0) << r.err;
+        return nlohmann::json::parse(r.out)["checked_with"]["limits"]["max_bytes"];
+    };
+    const nlohmann::json upload = limits_of({"validate", "--format", "json", "--upload-limits", f});
+    const nlohmann::json none = limits_of({"validate", "--format", "json", f});
+    ASSERT_NE(upload, none);
+    for (const std::string yes : {"true", "YES", "on", "Enable", "t", "y", "1"}) {
+        EXPECT_EQ(limits_of({"validate", "--format", "json", "--upload-limits=" + yes, f}), upload)
+            << yes;
+    }
+    for (const std::string no : {"false", "No", "OFF", "disable", "f", "n", "0"}) {
+        EXPECT_EQ(limits_of({"validate", "--format", "json", "--upload-limits=" + no, f}), none)
+            << no;
+    }
+}
+
+TEST_F(OptionsCli, AFlagGivenTwiceIsAUsageErrorAsAnOptionGivenTwiceIs) {
+    const std::string f = write_file("in.bin", generated());
+    for (const args& twice : {args{"validate", "--upload-limits=false", "--upload-limits", f},
+                              args{"validate", "--upload-limits", "--upload-limits=false", f},
+                              args{"validate", "--upload-limits", "--upload-limits", f},
+                              args{"validate", "--max-ratio=1", "--max-ratio=2", f}}) {
+        const run_result r = run(twice);
+        EXPECT_EQ(r.status, 2) << twice.at(1) << " " << twice.at(2);
+        EXPECT_NE(r.err.find("At Most 1 required but received 2"), std::string::npos) << r.err;
+        EXPECT_EQ(r.out, "");
+    }
+    // --help and --version end the command line where they stand, as before.
+    EXPECT_EQ(run({"validate", "--help", "--help"}).status, 0);
+    EXPECT_EQ(run({"--version"}).status, 0);
+}
+
 TEST_F(OptionsCli, TheProgramVersionAndACommandsVersionBothStay) {
     const run_result program = run({"--version"});
     EXPECT_EQ(program.status, 0);

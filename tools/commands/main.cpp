@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
                                  cli::add_metrics_command(app), cli::add_convert_command(app),
                                  cli::add_export_command(app),  cli::add_import_command(app),
                                  cli::add_diff_command(app)};
+    cli::strict_flags(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,6 +1,8 @@
 #include "options.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -244,6 +246,29 @@ void add_limit_options(CLI::App& cmd, inputanim::limits& limits, archive_limits*
         }
         if (cmd.count("--max-ratio") == 0) archives->max_ratio = budgets.max_ratio;
     });
+}
+
+void strict_flags(CLI::App& app) {
+    const CLI::Validator word(
+        [](std::string& text) -> std::string {
+            static constexpr std::array<std::string_view, 14> words = {
+                "true",    "false", "yes", "no", "on", "off", "enable",
+                "disable", "t",     "f",   "y",  "n",  "1",   "0"};
+            std::string lower = text;
+            std::transform(lower.begin(), lower.end(), lower.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            if (std::find(words.begin(), words.end(), lower) != words.end()) return {};
+            return "'" + printable(text) + "' is not true or false";
+        },
+        "");
+    // --help and --version end the parse wherever they stand; they are left as CLI11 has them.
+    const auto checked = [&app](CLI::Option* o) {
+        return o->get_expected_max() == 0 && o != app.get_help_ptr() && o != app.get_version_ptr();
+    };
+    for (CLI::Option* flag : app.get_options(checked)) {
+        flag->multi_option_policy(CLI::MultiOptionPolicy::Throw)->check(word);
+    }
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) strict_flags(*sub);
 }
 
 CLI::Validator count_between(std::uint64_t min, std::uint64_t max) {

@@ -112,6 +112,13 @@ CLI::Option* add_format_option(CLI::App& cmd, std::string& value,
 // `value` to NAME. `format` is the command's --format (add_format_option).
 CLI::Option* add_format_flag(CLI::App& cmd, const CLI::Option* format, std::string& value,
                              const std::string& flag, const std::string& name);
+// Every flag of `app` and of its subcommands (the options that take no value) given at most once,
+// as an option is, and a value given to one (--flag=VALUE) only a true or false word: true, false,
+// yes, no, on, off, enable, disable, t, f, y, n, 1 or 0, in any case. CLI11 alone takes the last
+// of repeated flags and reads only that one's value, so that an order of the command line would
+// decide between a usage error and a run, or between on and off. main calls it once every
+// command's options are added.
+void strict_flags(CLI::App& app);
 // The one line on stderr that says which old spellings the command line gave and what each is now
 // ("inputanim sample: note: --to is now --until (the old spelling still works)"); nothing when it
 // gave none. main prints it once the command line is parsed, before the command runs.
