@@ -26,11 +26,12 @@ void store_writer::write(const row& r) {
 }
 
 void store_writer::put(const file_result& r, std::string line, std::int64_t indexed_at_ns) {
-    row copy{r, std::move(line), indexed_at_ns};
     if (!thread_.joinable()) {
         const std::lock_guard lock(store_mutex_);
-        return write(copy);
+        return store_.put(r, options_, line, indexed_at_ns);
     }
+    // Copied before the lock is taken, so that the thread is not kept from the rows waiting.
+    row copy{r, std::move(line), indexed_at_ns};
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [this] { return waiting_.size() < max_waiting || failure_; });
     rethrow();
