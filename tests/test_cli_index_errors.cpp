@@ -100,6 +100,24 @@ TEST_F(IndexCli, WhenTheSystemRefusesSomeThreadsTheRunGoesOnWithTheOthersAndSays
     EXPECT_EQ(json_lines(r.out).size(), files.size()) << "every file has its row";
 }
 
+TEST_F(IndexCli, WhenTheSystemRefusesTheDatabasesThreadTheMainThreadWritesEveryRowAndSaysSo) {
+    for (int i = 0; i < 40; ++i) {
+        write_file(in_data(std::to_string(i) + ".bin"), quiet_model(shape::v11_compact));
+    }
+    const std::string db = path("index.sqlite");
+    bool ran = false;
+    // The main thread and the two workers: the database's writer is the thread refused.
+    const run_result r =
+        run_with_thread_limit({"index", "--jobs", "2", "--sqlite", db, data()}, 3, 54334, ran);
+    if (!ran) GTEST_SKIP() << "needs root to run the command as a user with a process limit";
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("inputanim: warning: the database is written by the main thread (the "
+                         "system refused a thread of its own: Resource temporarily unavailable)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(database(db).query("SELECT count(*) AS n FROM recordings")[0]["n"], 40);
+}
+
 TEST_F(IndexCli, AnEmptyOutputNameIsAUsageError) {
     for (const char* output : {"--jsonl", "--sqlite"}) {
         const run_result r = run({"index", output, "", data()});
